@@ -1,0 +1,1 @@
+"""fleece: rules package."""

@@ -1,0 +1,1 @@
+"""Reference rules model of Mutton (RULES.md section 1): pure Python, no solver imports."""

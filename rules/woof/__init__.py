@@ -1,0 +1,1 @@
+"""Reference rules model of Woof!! (RULES.md section 2): pure Python, no solver imports."""

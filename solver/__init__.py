@@ -1,0 +1,1 @@
+"""fleece: solver package."""
