@@ -1,0 +1,196 @@
+"""The Mutton rule set: every option of the pbmserv server and the rulebook (M4-M23).
+
+`RuleSet` is an immutable value validated on construction with the server's ranges. It
+reads and writes the pbmserv `challenge` option syntax (`-size=4 -num_sheep=26 -no_reveal`),
+which is also the first line of a fleece game record.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from rules.errors import ParseError, RulesError
+from rules.mutton.geometry import MAX_SIZE, MIN_SIZE, board
+
+ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+MIN_ANIMALS = 2
+MAX_ANIMALS = 26
+QUICK_PLAY_TARGET = 11  # rulebook quick play: the Wolf wins with 11 or more points
+
+
+class Weapon(Enum):
+    """The Farmer's weapon (M17)."""
+
+    RIFLE = "rifle"
+    SHOTGUN = "shotgun"
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """One variant of Mutton; defaults are the server's defaults (M1, M4, M6, M12-M23).
+
+    `num_sheep` counts every animal on the board, wolves included (the server's naming).
+    `quick_play` is None for a match of two games, else the score the Wolf needs to win one
+    game. `dictionary` is None, or the allowed wolf letter sets (M23).
+    """
+
+    size: int = 4
+    num_sheep: int = 26
+    num_wolves: int = 4
+    berserk: bool = True
+    reveal: bool = True
+    remove: bool = False
+    escape: bool = False
+    weapon: Weapon = Weapon.RIFLE
+    quick_play: int | None = None
+    dictionary: frozenset[frozenset[str]] | None = field(default=None, compare=True)
+
+    def __post_init__(self) -> None:
+        if not MIN_SIZE <= self.size <= MAX_SIZE:
+            raise RulesError(f"size must be in {MIN_SIZE}..{MAX_SIZE}, got {self.size}")
+        if not MIN_ANIMALS <= self.num_sheep <= MAX_ANIMALS:
+            raise RulesError(
+                f"num_sheep must be in {MIN_ANIMALS}..{MAX_ANIMALS}, got {self.num_sheep}"
+            )
+        cells = len(board(self.size))
+        if self.num_sheep > cells:
+            raise RulesError(
+                f"{self.num_sheep} animals do not fit on a size-{self.size} board ({cells} cells)"
+            )
+        top = self.num_sheep // 2
+        if not 1 <= self.num_wolves <= top:
+            raise RulesError(
+                f"num_wolves must be in 1..num_sheep/2 = 1..{top}, got {self.num_wolves}"
+            )
+        if self.quick_play is not None and self.quick_play < 1:
+            raise RulesError(f"the quick-play target must be at least 1, got {self.quick_play}")
+        if self.dictionary is not None:
+            usable = [w for w in self.dictionary if len(w) == self.num_wolves and w <= self.letters]
+            if not usable:
+                raise RulesError(
+                    f"the dictionary has no word of {self.num_wolves} distinct letters "
+                    f"among {self.letters[0]}..{self.letters[-1]}"
+                )
+
+    # ---- derived facts -------------------------------------------------------------------
+
+    @property
+    def letters(self) -> str:
+        """Animal labels in order: A, B, C, ... (M4)."""
+        return ALPHABET[: self.num_sheep]
+
+    @property
+    def shotgun(self) -> bool:
+        """True when the Farmer fires a shotgun (M17)."""
+        return self.weapon is Weapon.SHOTGUN
+
+    @property
+    def corpses_removed(self) -> bool:
+        """Corpses leave the board at the end of each move (M16, and M17 with the shotgun)."""
+        return self.remove or self.shotgun
+
+    @property
+    def berserk_allowed(self) -> bool:
+        """Berserk is on and the weapon is a rifle (M13, M17)."""
+        return self.berserk and not self.shotgun
+
+    def allows_wolf_set(self, letters: Iterable[str]) -> bool:
+        """True when a wolf set is allowed by the dictionary variant (M23), or there is none."""
+        if self.dictionary is None:
+            return True
+        return frozenset(letters) in self.dictionary
+
+    def with_options(self, **changes: object) -> RuleSet:
+        """A copy with some options changed (validated again)."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    # ---- pbmserv option syntax -----------------------------------------------------------
+
+    def to_options(self) -> str:
+        """The pbmserv `challenge` options for this rule set (dictionary not included)."""
+        parts = [
+            f"-size={self.size}",
+            f"-num_sheep={self.num_sheep}",
+            f"-num_wolves={self.num_wolves}",
+            "-berserk" if self.berserk else "-no_berserk",
+            "-reveal" if self.reveal else "-no_reveal",
+            "-remove" if self.remove else "-no_remove",
+            "-escape" if self.escape else "-no_escape",
+            f"-{self.weapon.value}",
+        ]
+        if self.quick_play is not None:
+            parts.append(f"-quick={self.quick_play}")
+        return " ".join(parts)
+
+
+_FLAGS: dict[str, tuple[str, object]] = {
+    "berserk": ("berserk", True),
+    "no_berserk": ("berserk", False),
+    "reveal": ("reveal", True),
+    "no_reveal": ("reveal", False),
+    "remove": ("remove", True),
+    "no_remove": ("remove", False),
+    "escape": ("escape", True),
+    "no_escape": ("escape", False),
+    "rifle": ("weapon", Weapon.RIFLE),
+    "shotgun": ("weapon", Weapon.SHOTGUN),
+    "quick": ("quick_play", QUICK_PLAY_TARGET),
+}
+_NUMBERS = {"size": "size", "num_sheep": "num_sheep", "num_wolves": "num_wolves", "quick": "quick_play"}
+_TOKEN_RE = re.compile(r"\S+")
+
+
+def parse_options(
+    text: str,
+    *,
+    line: int | None = None,
+    dictionary: frozenset[frozenset[str]] | None = None,
+) -> RuleSet:
+    """Parse pbmserv challenge options (`-size=5 -no_reveal ...`); the leading dash is optional.
+
+    Unknown options and out-of-range values raise ParseError naming the column.
+    """
+    values: dict[str, object] = {}
+    for match in _TOKEN_RE.finditer(text):
+        token = match.group(0)
+        column = match.start() + 1
+        name = token.lstrip("-").lower()
+        if "=" in name:
+            key, _, raw = name.partition("=")
+            if key not in _NUMBERS:
+                raise ParseError(f"unknown option '{token}'", line=line, column=column)
+            if not raw.isdigit():
+                raise ParseError(f"option '{key}' needs a whole number, got '{raw}'",
+                                 line=line, column=column)
+            values[_NUMBERS[key]] = int(raw)
+        elif name in _FLAGS:
+            attr, value = _FLAGS[name]
+            values[attr] = value
+        else:
+            known = ", ".join(sorted({*_FLAGS, *(f"{k}=N" for k in _NUMBERS)}))
+            raise ParseError(f"unknown option '{token}' (known: {known})", line=line,
+                             column=column)
+    if dictionary is not None:
+        values["dictionary"] = dictionary
+    try:
+        return RuleSet(**values)  # type: ignore[arg-type]
+    except RulesError as exc:
+        raise ParseError(str(exc), line=line) from None
+
+
+def load_dictionary(text: str, num_wolves: int | None = None) -> frozenset[frozenset[str]]:
+    """Letter sets of a word list (one word per line, `#` comments): words whose letters are
+    all distinct (a wolf set has no repeated animal), optionally only those of `num_wolves`
+    letters."""
+    sets: set[frozenset[str]] = set()
+    for raw in text.splitlines():
+        word = raw.split("#", 1)[0].strip().upper()
+        if not word or not word.isalpha() or not word.isascii():
+            continue
+        letters = frozenset(word)
+        if len(letters) == len(word) and (num_wolves is None or len(word) == num_wolves):
+            sets.add(letters)
+    return frozenset(sets)
