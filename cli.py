@@ -81,6 +81,8 @@ mutton_app = typer.Typer(help="Mutton: board, game records, tracking charts.", n
 app.add_typer(mutton_app, name="mutton")
 
 # ---- mutton commands -------------------------------------------------------------------------
+# Engineers: read CONTRIBUTING.md first (edit only your own block here, commit only your own
+# paths by name, never README/pyproject/.ci, lazy z3/constraint imports).
 
 # ---- woof commands ---------------------------------------------------------------------------
 
