@@ -324,8 +324,8 @@ class GameState:
                                                                           strict=True)))
             if self.berserk_available():
                 alive = self.living()
-                for k in range(2, len(alive) + 1):
-                    for combo in itertools.combinations(alive, k):
+                for size in range(2, len(alive) + 1):
+                    for combo in itertools.combinations(alive, size):
                         yield Berserk(combo)
 
     def count_legal_moves(self) -> int:

@@ -62,7 +62,8 @@ class Board:
         nbrs: dict[Cell, frozenset[Cell]] = {}
         for c in cells:
             r, d = c.row, c.diag
-            around = [(r, d - 1), (r, d + 1), (r - 1, d - 1), (r - 1, d), (r + 1, d), (r + 1, d + 1)]
+            around = [(r, d - 1), (r, d + 1), (r - 1, d - 1), (r - 1, d),
+                      (r + 1, d), (r + 1, d + 1)]
             nbrs[c] = frozenset(
                 Cell(rr, dd) for rr, dd in around if self.contains_coords(rr, dd)
             )

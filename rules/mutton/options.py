@@ -68,7 +68,8 @@ class RuleSet:
         if self.quick_play is not None and self.quick_play < 1:
             raise RulesError(f"the quick-play target must be at least 1, got {self.quick_play}")
         if self.dictionary is not None:
-            usable = [w for w in self.dictionary if len(w) == self.num_wolves and w <= self.letters]
+            pool = frozenset(self.letters)
+            usable = [w for w in self.dictionary if len(w) == self.num_wolves and w <= pool]
             if not usable:
                 raise RulesError(
                     f"the dictionary has no word of {self.num_wolves} distinct letters "
@@ -139,7 +140,12 @@ _FLAGS: dict[str, tuple[str, object]] = {
     "shotgun": ("weapon", Weapon.SHOTGUN),
     "quick": ("quick_play", QUICK_PLAY_TARGET),
 }
-_NUMBERS = {"size": "size", "num_sheep": "num_sheep", "num_wolves": "num_wolves", "quick": "quick_play"}
+_NUMBERS = {
+    "size": "size",
+    "num_sheep": "num_sheep",
+    "num_wolves": "num_wolves",
+    "quick": "quick_play",
+}
 _TOKEN_RE = re.compile(r"\S+")
 
 
