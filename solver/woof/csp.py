@@ -1,0 +1,126 @@
+"""The python-constraint engine: an independent check of which hand assignments are possible.
+
+The model has one variable per seat (its hand type), unary constraints for `hand`, `ask` and the
+target side of `saw`, binary constraints viewer-target for `look` (the announcement must be
+producible) and viewer for `saw` with an announcement, and one deck constraint checked on partial
+assignments (never more copies of a card than the deck has). Every solution is then weighed by
+its number of physical deals times the look/saw likelihoods, which gives the exact posterior as
+a cross-check of the fast engine. It enumerates solutions, so it is only for small or
+well-constrained problems.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+from rules.woof.cards import Card, Hand, character_of
+from rules.woof.evidence import AskFact, Evidence, HandFact, LookFact, SawFact
+from solver.woof.model import (
+    CharVector,
+    Posterior,
+    Problem,
+    ask_ok,
+    compile_problem,
+    deal_count,
+    hand_ok,
+    likelihood,
+    look_weight,
+    saw_viewer_ok,
+    saw_weight,
+    total_deals,
+)
+
+
+def _build(problem: Problem) -> Any:
+    import constraint  # lazy: only this engine needs python-constraint
+
+    hands = problem.hand_types
+    csp = constraint.Problem(constraint.BacktrackingSolver(forwardcheck=True))
+    for seat in problem.seats:
+        domain = []
+        for ht in hands:
+            ok = True
+            for f in problem.facts:
+                if isinstance(f, HandFact) and f.seat == seat:
+                    ok = ok and hand_ok(ht.hand, f)
+                elif isinstance(f, AskFact) and f.target == seat:
+                    ok = ok and ask_ok(ht.hand, f)
+                elif isinstance(f, SawFact):
+                    if f.target == seat:
+                        ok = ok and saw_weight(ht.hand, f) > 0
+                    if f.viewer == seat:
+                        ok = ok and saw_viewer_ok(ht.character, f)
+            if ok:
+                domain.append(ht.index)
+        if not domain:
+            return None
+        csp.addVariable(seat, domain)
+    for f in problem.facts:
+        if isinstance(f, LookFact):
+            def producible(v: int, t: int, fact: LookFact = f) -> bool:
+                return look_weight(hands[v].character, hands[t].hand, fact) > 0
+            csp.addConstraint(producible, [f.viewer, f.target])
+    limit = dict(zip(problem.kinds, problem.counts, strict=True))
+    unassigned = constraint.Unassigned
+
+    def deck_ok(*values: Any) -> bool:
+        used: Counter[Card] = Counter()
+        for v in values:
+            if v is not unassigned:
+                used.update(hands[v].hand)
+        return all(n <= limit[c] for c, n in used.items())
+
+    csp.addConstraint(constraint.FunctionConstraint(deck_ok, assigned=False),
+                      list(problem.seats))
+    return csp
+
+
+def assignments(evidence: Evidence) -> Iterator[dict[int, Hand]]:
+    """Every hand assignment the constraints allow (the support of the posterior)."""
+    problem = compile_problem(evidence)
+    csp = _build(problem)
+    if csp is None:
+        return
+    for sol in csp.getSolutionIter():
+        yield {s: problem.hand_types[sol[s]].hand for s in problem.seats}
+
+
+def solve(evidence: Evidence) -> Posterior:
+    """Exact posterior by enumerating the CSP's solutions and weighing each."""
+    problem = compile_problem(evidence)
+    weights: dict[CharVector, Fraction] = {}
+    for hands in assignments(evidence):
+        w = deal_count(problem, hands) * likelihood(problem.facts, hands)
+        if w:
+            vec = tuple(character_of(hands[s]) for s in problem.seats)
+            weights[vec] = weights.get(vec, Fraction(0)) + w
+    total = sum(weights.values(), Fraction(0))
+    return Posterior.from_weights(problem.seats, weights, total / total_deals(problem))
+
+
+def consistent(evidence: Evidence) -> bool:
+    """Whether the CSP has a solution."""
+    return next(assignments(evidence), None) is not None
+
+
+def count_solutions(evidence: Evidence, limit: int | None = None) -> int:
+    """Number of possible hand assignments (stops counting at `limit`)."""
+    n = 0
+    for _ in assignments(evidence):
+        n += 1
+        if limit is not None and n >= limit:
+            break
+    return n
+
+
+def possible_characters(evidence: Evidence) -> dict[int, set[str]]:
+    """Per seat, the characters some solution gives it."""
+    out: dict[int, set[str]] = {}
+    for hands in assignments(evidence):
+        for s, h in hands.items():
+            out.setdefault(s, set()).add(character_of(h).value)
+    return out
+

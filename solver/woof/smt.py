@@ -1,0 +1,226 @@
+"""The z3 engine: certain facts, minimal unsat cores, and an enumerated exact posterior.
+
+The encoding is independent of the other engines' code paths: every seat has an integer count
+(0..2) per card kind, two cards in all; the deck bounds the totals; characters follow W1 as
+Boolean formulas ("holds a Wolf picture", "holds the Shepherd and no Wolf", ...); every evidence
+line is one tracked assertion, so an impossible file yields an unsat core naming lines, which is
+then shrunk by deletion until it is minimal. A character is certain when its negation is
+unsatisfiable. The posterior enumerates the models (hand assignments) and weighs each by its
+physical-deal count and look likelihoods.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from rules.woof.cards import CHARACTERS, Card, Character, Hand, Question, character_of, make_hand
+from rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact
+from solver.woof.model import (
+    CharVector,
+    Posterior,
+    Problem,
+    compile_problem,
+    deal_count,
+    likelihood,
+    total_deals,
+)
+
+
+class _Model:
+    """z3 variables and formulas for one problem."""
+
+    def __init__(self, problem: Problem) -> None:
+        import z3  # lazy: only this engine needs z3
+
+        self.z3 = z3
+        self.problem = problem
+        self.x: dict[int, list[Any]] = {}
+        base: list[Any] = []
+        for s in problem.seats:
+            row = [z3.Int(f"s{s}_k{k}") for k in range(len(problem.kinds))]
+            self.x[s] = row
+            base += [z3.And(v >= 0, v <= 2) for v in row]
+            base.append(z3.Sum(row) == 2)
+        for k, n in enumerate(problem.counts):
+            base.append(z3.Sum([self.x[s][k] for s in problem.seats]) <= n)
+        self.base = base
+
+    def holds(self, seat: int, want: Any) -> Any:
+        """Seat holds at least one card whose kind satisfies the predicate `want`."""
+        z3 = self.z3
+        terms = [self.x[seat][k] >= 1 for k, card in enumerate(self.problem.kinds) if want(card)]
+        return z3.Or(terms) if terms else z3.BoolVal(False)
+
+    def pic(self, seat: int, c: Character) -> Any:
+        """Seat holds a card with picture `c`."""
+        return self.holds(seat, lambda card: card.picture is c)
+
+    def is_char(self, seat: int, c: Character) -> Any:
+        """W1: `c` is the seat's character: it holds `c` and nothing of a higher value."""
+        z3 = self.z3
+        higher = [d for d in CHARACTERS if _rank(d) > _rank(c)]
+        return z3.And(self.pic(seat, c), *[z3.Not(self.pic(seat, d)) for d in higher])
+
+    def fact(self, f: Fact) -> Any:
+        """The formula of one evidence line."""
+        z3 = self.z3
+        kinds = self.problem.kinds
+        if isinstance(f, HandFact):
+            want = [sum(1 for c in f.cards if c == k) for k in kinds]
+            if sum(want) != 2:
+                return z3.BoolVal(False)  # a card the deck does not have
+            return z3.And([v == n for v, n in zip(self.x[f.seat], want, strict=True)])
+        if isinstance(f, AskFact):
+            t = f.target
+            truth = {
+                Question.Q1: z3.Or(self.is_char(t, Character.WOLF),
+                                   self.is_char(t, Character.HUNTER),
+                                   self.is_char(t, Character.SHEPHERD)),
+                Question.Q2: z3.Or(self.is_char(t, Character.SHEEP),
+                                   self.is_char(t, Character.HUNTER),
+                                   self.is_char(t, Character.SHEPHERD)),
+                Question.Q3: self.pic(t, Character.DOG),
+                Question.Q4: self.pic(t, Character.HUNTER),
+                Question.Q5: self.pic(t, Character.SHEEP),
+            }[f.question]
+            return truth if f.answer else z3.Not(truth)
+        if isinstance(f, LookFact):
+            return self._announces(f.viewer, f.target, f.announced, None)
+        card = f.card
+        if card not in kinds:
+            return z3.BoolVal(False)
+        seen = self.x[f.target][kinds.index(card)] >= 1
+        if not f.announced_given:
+            return seen
+        return z3.And(seen, self._announces(f.viewer, f.target, f.announced, card))
+
+    def _announces(self, viewer: int, target: int, said: Character | None,
+                   card: Card | None) -> Any:
+        """Some card (or the given card) of the target yields `said` from this viewer (W4)."""
+        z3 = self.z3
+        shepherd = self.is_char(viewer, Character.SHEPHERD)
+
+        def shows(pred: Any) -> Any:
+            if card is not None:
+                return z3.BoolVal(bool(pred(card)))
+            return self.holds(target, pred)
+
+        if said is None:
+            return shows(lambda c: c.appearance is None)
+        by_shepherd = shows(lambda c: c.appearance is not None) if said is Character.WOLF \
+            else z3.BoolVal(False)
+        by_other = shows(lambda c: c.appearance is said)
+        return z3.If(shepherd, by_shepherd, by_other)
+
+    def solver(self) -> tuple[Any, dict[str, Fact]]:
+        """A solver with the base constraints and one tracked label per evidence line."""
+        z3 = self.z3
+        s = z3.Solver()
+        s.add(*self.base)
+        labels: dict[str, Fact] = {}
+        for i, f in enumerate(self.problem.facts):
+            name = f"fact{i}"
+            labels[name] = f
+            s.assert_and_track(self.fact(f), z3.Bool(name))
+        return s, labels
+
+
+def _rank(c: Character) -> int:
+    from rules.woof.cards import CARD_VALUE
+
+    return CARD_VALUE[c]
+
+
+def consistent(evidence: Evidence) -> bool:
+    """Whether z3 finds a deal satisfying every line."""
+    model = _Model(compile_problem(evidence))
+    s, _ = model.solver()
+    return bool(s.check() == model.z3.sat)
+
+
+def unsat_core(evidence: Evidence) -> list[Fact]:
+    """A minimal set of contradicting lines ([] when consistent): z3's core, then deletion."""
+    model = _Model(compile_problem(evidence))
+    z3 = model.z3
+    s = z3.Solver()
+    s.add(*model.base)
+    flags = [z3.Bool(f"fact{i}") for i in range(len(evidence.facts))]
+    for flag, f in zip(flags, evidence.facts, strict=True):
+        s.add(z3.Implies(flag, model.fact(f)))
+    if s.check(*flags) == z3.sat:
+        return []
+    core = [flags.index(c) for c in _core_flags(s, flags)]
+    core.sort()
+    i = 0
+    while i < len(core):
+        trial = core[:i] + core[i + 1:]
+        if s.check(*[flags[j] for j in trial]) == z3.unsat:
+            core = trial
+        else:
+            i += 1
+    return [evidence.facts[j] for j in core]
+
+
+def _core_flags(s: Any, flags: Sequence[Any]) -> list[Any]:
+    names = {str(c) for c in s.unsat_core()}
+    return [f for f in flags if str(f) in names]
+
+
+def possible_characters(evidence: Evidence) -> dict[int, set[Character]]:
+    """Per seat, the characters that some consistent deal gives it."""
+    problem = compile_problem(evidence)
+    model = _Model(problem)
+    s, _ = model.solver()
+    out: dict[int, set[Character]] = {}
+    for seat in problem.seats:
+        out[seat] = set()
+        for c in CHARACTERS:
+            if s.check(model.is_char(seat, c)) == model.z3.sat:
+                out[seat].add(c)
+    return out
+
+
+def certain_characters(evidence: Evidence) -> dict[int, Character]:
+    """Seats whose character is forced: exactly one character is satisfiable."""
+    return {s: next(iter(cs)) for s, cs in possible_characters(evidence).items() if len(cs) == 1}
+
+
+def assignments(evidence: Evidence, limit: int = 200_000) -> list[dict[int, Hand]]:
+    """All hand assignments z3 allows (models blocked one by one); FleeceError over `limit`."""
+    from rules.errors import FleeceError
+
+    problem = compile_problem(evidence)
+    model = _Model(problem)
+    z3 = model.z3
+    s, _ = model.solver()
+    variables = [v for s_ in problem.seats for v in model.x[s_]]
+    out: list[dict[int, Hand]] = []
+    while s.check() == z3.sat:
+        m = s.model()
+        values = {str(v): m.eval(v, model_completion=True).as_long() for v in variables}
+        hands: dict[int, Hand] = {}
+        for seat in problem.seats:
+            cards = [k for i, k in enumerate(problem.kinds)
+                     for _ in range(values[f"s{seat}_k{i}"])]
+            hands[seat] = make_hand(cards[0], cards[1])
+        out.append(hands)
+        if len(out) > limit:
+            raise FleeceError(f"more than {limit} possible deals: too many for the smt engine; "
+                              "use --engine fast")
+        s.add(z3.Or([v != values[str(v)] for v in variables]))
+    return out
+
+
+def solve(evidence: Evidence) -> Posterior:
+    """Exact posterior from the enumerated models."""
+    problem = compile_problem(evidence)
+    weights: dict[CharVector, Fraction] = {}
+    for hands in assignments(evidence):
+        w = deal_count(problem, hands) * likelihood(problem.facts, hands)
+        if w:
+            vec = tuple(character_of(hands[s]) for s in problem.seats)
+            weights[vec] = weights.get(vec, Fraction(0)) + w
+    total = sum(weights.values(), Fraction(0))
+    return Posterior.from_weights(problem.seats, weights, total / total_deals(problem))
