@@ -217,6 +217,44 @@ def mutton_chart(
 
 # ---- woof commands ---------------------------------------------------------------------------
 
+woof_app = typer.Typer(help="Woof!!: exact deduction from an evidence file.", no_args_is_help=True)
+app.add_typer(woof_app, name="woof")
+
+
+@woof_app.command("solve")
+def woof_solve(
+    file: str = typer.Argument(..., help="Evidence file (seats/deck/me/hand/look/saw/ask), or '-'."),
+    engine: str = typer.Option("fast", "--engine", "-e", help="fast | csp | smt."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON (characters, wolf_sets, ...)."),
+    me: int | None = typer.Option(None, "--me", help="Point of view (overrides the `me` line)."),
+    dog_target: str | None = typer.Option(
+        None, "--dog-target", help="Assumed second target of the Dog (default shepherd)."),
+    exact: bool = typer.Option(False, "--exact", help="Show exact fractions in the tables."),
+) -> None:
+    """Exact beliefs from Woof!! evidence: characters, wolf sets, certain facts, a suggestion.
+
+    Contradictory evidence is a result: a minimal set of contradicting lines, exit status 1.
+    """
+    from rules.woof.evidence import load_evidence
+    from solver.woof.report import ENGINES, analyse, render
+
+    if engine not in ENGINES:
+        raise FleeceError(f"--engine {engine}: choose one of {', '.join(ENGINES)}")
+    text, name = read_input(file)
+    evidence = load_evidence(text, name).with_view(me, dog_target)
+    report = analyse(evidence, engine)
+    if as_json:
+        import json
+
+        typer.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        from rich.console import Console
+
+        Console().print(render(report, exact=exact))
+    if not report.consistent:
+        raise typer.Exit(1)
+
+
 # ---- verify ----------------------------------------------------------------------------------
 
 

@@ -140,6 +140,25 @@ class Evidence:
         """The same table, deck and point of view with other facts."""
         return Evidence(self.players, self.deck, tuple(facts), self.me, self.rules, self.notes)
 
+    def with_view(self, me: int | None = None, dog_target: str | None = None) -> Evidence:
+        """Override the point of view and/or the assumed Dog target (command-line options);
+        RulesError when the seat or character does not exist."""
+        seat = self.me
+        if me is not None:
+            if me not in self.table.seat_numbers or me == self.table.dummy:
+                raise RulesError(f"--me {me}: not a player's seat (players are "
+                                 f"1..{self.players})")
+            seat = me
+        rules = self.rules
+        notes = self.notes
+        if dog_target is not None:
+            try:
+                rules = RuleSet(Character(dog_target.lower()))
+            except ValueError:
+                raise RulesError(f"--dog-target {dog_target}: unknown character") from None
+            notes = (*notes, f"Dog's second target: {rules.dog_second_target.value} (assumption)")
+        return Evidence(self.players, self.deck, self.facts, seat, rules, notes)
+
     def warnings(self) -> list[str]:
         """Things the record says that the physical game cannot do (rules gaps, W11, W5)."""
         out: list[str] = []
@@ -394,7 +413,8 @@ def load_evidence(text: str, source: str | None = None) -> Evidence:
 # ---- writer ----------------------------------------------------------------------------------
 
 
-def _deck_text(deck: Sequence[Card]) -> str:
+def deck_text(deck: Sequence[Card]) -> str:
+    """The deck as evidence-file text: `basic`, or card names with `*N` copy counts."""
     if tuple(deck) == BASIC_CARDS:
         return "basic"
     counts = Counter(deck)
@@ -420,7 +440,7 @@ def fact_line(fact: Fact) -> str:
 
 def format_evidence(ev: Evidence) -> str:
     """Canonical text of `ev`; `parse_evidence(format_evidence(ev)) == ev`."""
-    lines = [f"seats {ev.players}", f"deck {_deck_text(ev.deck)}"]
+    lines = [f"seats {ev.players}", f"deck {deck_text(ev.deck)}"]
     if ev.rules.dog_second_target is not DEFAULT_RULES.dog_second_target:
         lines.append(f"dog-target {ev.rules.dog_second_target.value}")
     if ev.me is not None:

@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules.woof.cards import Card, Hand, character_of
-from rules.woof.evidence import AskFact, Evidence, HandFact, LookFact, SawFact
+from rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact, SawFact
 from solver.woof.model import (
     CharVector,
     Posterior,
@@ -25,6 +25,7 @@ from solver.woof.model import (
     ask_ok,
     compile_problem,
     deal_count,
+    deletion_core,
     hand_ok,
     likelihood,
     look_weight,
@@ -124,3 +125,8 @@ def possible_characters(evidence: Evidence) -> dict[int, set[str]]:
             out.setdefault(s, set()).add(character_of(h).value)
     return out
 
+
+
+def minimal_core(evidence: Evidence) -> list[Fact]:
+    """A minimal set of contradicting facts, by deletion with this engine's own check."""
+    return deletion_core(evidence, consistent)

@@ -13,7 +13,7 @@ multiset of cards still in the deck plus the characters given so far; all weight
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from fractions import Fraction
 from itertools import combinations
 from math import factorial, prod
@@ -26,6 +26,7 @@ from solver.woof.model import (
     ask_ok,
     compile_problem,
     deck_factor,
+    deletion_core,
     hand_ok,
     look_weight,
     saw_viewer_ok,
@@ -221,14 +222,6 @@ def evidence_probability(evidence: Evidence) -> Fraction:
     return sum(_weights(problem, vectors=False).values()) * _scale(problem)
 
 
-def minimal_core(evidence: Evidence, facts: Sequence[Fact] | None = None) -> list[Fact]:
-    """A minimal set of contradicting facts (deletion: every proper subset is consistent)."""
-    core = list(evidence.facts if facts is None else facts)
-    i = 0
-    while i < len(core):
-        trial = core[:i] + core[i + 1:]
-        if consistent(evidence.with_facts(trial)):
-            i += 1
-        else:
-            core = trial
-    return core
+def minimal_core(evidence: Evidence) -> list[Fact]:
+    """A minimal set of contradicting facts (every proper subset is consistent)."""
+    return deletion_core(evidence, consistent)

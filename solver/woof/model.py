@@ -11,7 +11,7 @@ return a `Posterior`: the exact distribution of the vector of seat characters.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial, prod
@@ -223,3 +223,18 @@ class Posterior:
 def deck_factor(problem: Problem) -> int:
     """prod n_k! over card kinds (used to turn scaled weights into deal counts)."""
     return prod(factorial(n) for n in problem.counts)
+
+
+def deletion_core(evidence: Evidence, consistent: Callable[[Evidence], bool]) -> list[Fact]:
+    """Shrink the facts of inconsistent evidence to a minimal contradicting set by deletion:
+    drop each fact in turn and keep it out when the rest is still inconsistent. The result is
+    irreducible: removing any one of its facts makes it consistent."""
+    core = list(evidence.facts)
+    i = 0
+    while i < len(core):
+        trial = core[:i] + core[i + 1:]
+        if consistent(evidence.with_facts(trial)):
+            i += 1
+        else:
+            core = trial
+    return core

@@ -1,0 +1,301 @@
+"""Turn an engine's posterior into the answer a player wants: tables, JSON, a suggestion.
+
+Kept out of cli.py so the command stays a thin wrapper. The suggestion for `me` is the
+suspicion (one seat or 0 per target of me's character, W2/W6) with the highest probability of
+being entirely right (W8), computed from the exact posterior of the character vectors.
+
+Expected points (EXPECTED_POINTS_ASSUMPTION): counting points only, suspecting early now with
+the best suspicion scores 2 * p; a final suspicion made with what is known now scores 1 * p; no
+amount of waiting can score more than 1. So suspecting early now is advised when 2 * p >= 1,
+i.e. it beats even a final suspicion with perfect knowledge. The risk of an error token is
+1 - p either way (0 when abstaining at the end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import product
+from typing import Any
+
+from rules.errors import FleeceError
+from rules.woof.cards import CHARACTERS, Card, Character
+from rules.woof.evidence import Evidence, Fact, deck_text, describe, fact_line
+from solver.woof.model import Posterior
+
+ENGINES = ("fast", "csp", "smt")
+
+EXPECTED_POINTS_ASSUMPTION = (
+    "points only: early now scores 2 with probability p; waiting is valued as a final "
+    "suspicion with today's knowledge (1 point with probability p) and can never score more "
+    "than 1, so early is advised when 2p >= 1; an error token is risked with probability 1-p "
+    "either way (abstaining at the end risks nothing and scores nothing)"
+)
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """The best suspicion for `seat` and what it is worth (see EXPECTED_POINTS_ASSUMPTION)."""
+
+    seat: int
+    character: Character
+    targets: tuple[Character, ...]
+    picks: tuple[int, ...]
+    probability: Fraction
+    alternatives: tuple[tuple[tuple[int, ...], Fraction], ...] = ()
+
+    @property
+    def early_points(self) -> Fraction:
+        """Expected points of suspecting early now (W8: 2 if right)."""
+        return 2 * self.probability
+
+    @property
+    def final_points(self) -> Fraction:
+        """Expected points of the same suspicion made at the end (W8: 1 if right)."""
+        return self.probability
+
+    @property
+    def error_risk(self) -> Fraction:
+        """Probability of an error token for this suspicion."""
+        return 1 - self.probability
+
+    @property
+    def advice(self) -> str:
+        """`suspect early now` when 2p >= 1, else `wait`."""
+        return "suspect early now" if self.early_points >= 1 else "wait"
+
+
+def suggest(posterior: Posterior, evidence: Evidence, seat: int, *, keep: int = 5
+            ) -> Suggestion | str:
+    """The best suspicion for `seat`, or a sentence saying why there is none."""
+    if not posterior.consistent:
+        return "the evidence is contradictory"
+    own = posterior.certain().get(seat)
+    if own is None:
+        return (f"seat {seat}'s character is not certain from the evidence; add its hand "
+                f"(`hand {seat} CARD CARD`)")
+    targets = evidence.rules.targets(own)
+    idx = {s: i for i, s in enumerate(posterior.seats)}
+    others = [s for s in posterior.seats if s != seat]
+    scores: dict[tuple[int, ...], Fraction] = {}
+    for vec, p in posterior.vectors.items():
+        options: list[list[int]] = []
+        for t in targets:
+            having = [s for s in others if vec[idx[s]] is t]
+            options.append(having or [0])
+        for picks in product(*options):
+            scores[picks] = scores.get(picks, Fraction(0)) + p
+    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+    best, prob = ranked[0]
+    return Suggestion(seat, own, targets, best, prob, tuple(ranked[1:keep]))
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything `fleece woof solve` prints, as data."""
+
+    evidence: Evidence
+    engine: str
+    posterior: Posterior
+    contradiction: tuple[Fact, ...] = ()
+    suggestion: Suggestion | None = None
+    suggestion_note: str | None = None
+    certain: dict[int, Character] = field(default_factory=dict)
+
+    @property
+    def consistent(self) -> bool:
+        """False when the evidence is impossible."""
+        return self.posterior.consistent
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON document (floats; exact values are kept where cheap, as strings)."""
+        ev = self.evidence
+        out: dict[str, Any] = {
+            "engine": self.engine,
+            "players": ev.players,
+            "seats": ev.table.seats,
+            "dummy": ev.table.dummy,
+            "me": ev.me,
+            "deck": [c.name for c in ev.deck],
+            "lines": len(ev.facts),
+            "consistent": self.consistent,
+            "notes": list(ev.notes),
+            "warnings": ev.warnings(),
+        }
+        if not self.consistent:
+            out["contradiction"] = [
+                {"line": f.line, "fact": fact_line(f), "text": f.describe()}
+                for f in self.contradiction
+            ]
+            return out
+        post = self.posterior
+        out["evidence_probability"] = float(post.evidence_probability)
+        out["characters"] = {
+            str(s): {c.value: float(p) for c, p in dist.items() if p > 0}
+            for s, dist in post.marginals().items()
+        }
+        out["wolf_sets"] = [[list(ws), float(p)] for ws, p in post.wolf_sets()]
+        out["certain"] = {str(s): c.value for s, c in self.certain.items()}
+        if ev.me is not None:
+            out["suggestion"] = _suggestion_json(self.suggestion, self.suggestion_note)
+        return out
+
+
+def _suggestion_json(sug: Suggestion | None, note: str | None) -> dict[str, Any] | None:
+    if sug is None:
+        return {"note": note} if note else None
+    return {
+        "seat": sug.seat,
+        "character": sug.character.value,
+        "targets": [t.value for t in sug.targets],
+        "picks": {t.value: p for t, p in zip(sug.targets, sug.picks, strict=True)},
+        "probability": float(sug.probability),
+        "probability_exact": str(sug.probability),
+        "expected_points": {
+            "early_now": float(sug.early_points),
+            "final_same_knowledge": float(sug.final_points),
+            "waiting_upper_bound": 1.0,
+        },
+        "error_risk": float(sug.error_risk),
+        "advice": sug.advice,
+        "assumption": EXPECTED_POINTS_ASSUMPTION,
+        "alternatives": [
+            {"picks": {t.value: p for t, p in zip(sug.targets, picks, strict=True)},
+             "probability": float(q)}
+            for picks, q in sug.alternatives
+        ],
+    }
+
+
+# ---- running an engine -----------------------------------------------------------------------
+
+
+def _engine(name: str) -> tuple[Callable[[Evidence], Posterior], Callable[[Evidence], list[Fact]],
+                                Callable[[Evidence], dict[int, Character]] | None]:
+    if name == "fast":
+        from solver.woof import fast
+
+        return fast.solve, fast.minimal_core, None
+    if name == "csp":
+        from solver.woof import csp
+
+        return csp.solve, csp.minimal_core, None
+    if name == "smt":
+        from solver.woof import smt
+
+        return smt.solve, smt.unsat_core, smt.certain_characters
+    raise FleeceError(f"unknown engine {name!r} (choose {', '.join(ENGINES)})")
+
+
+def analyse(evidence: Evidence, engine: str = "fast") -> Report:
+    """Solve with one engine; on a contradiction, find a minimal set of contradicting lines."""
+    solve, core, certain_fn = _engine(engine)
+    post = solve(evidence)
+    if not post.consistent:
+        return Report(evidence, engine, post, tuple(core(evidence)))
+    certain = certain_fn(evidence) if certain_fn is not None else post.certain()
+    sug: Suggestion | None = None
+    note: str | None = None
+    if evidence.me is not None:
+        got = suggest(post, evidence, evidence.me)
+        if isinstance(got, Suggestion):
+            sug = got
+        else:
+            note = got
+    return Report(evidence, engine, post, (), sug, note, certain)
+
+
+# ---- text ------------------------------------------------------------------------------------
+
+
+def _fmt(p: Fraction, exact: bool) -> str:
+    if exact:
+        return str(p)
+    if p == 0:
+        return "."
+    if p == 1:
+        return "100%"
+    return f"{float(p) * 100:.1f}%"
+
+
+def _deck_summary(deck: tuple[Card, ...]) -> str:
+    return deck_text(deck)
+
+
+def render(report: Report, *, exact: bool = False, top: int = 8) -> Any:
+    """A rich renderable (Group) for the terminal."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    ev = report.evidence
+    parts: list[Any] = []
+    dummy = f", dummy seat {ev.table.dummy}" if ev.table.dummy else ""
+    parts.append(Text(
+        f"Woof!! {ev.players} players{dummy}; deck {_deck_summary(ev.deck)} "
+        f"({len(ev.deck)} cards); {len(ev.facts)} evidence lines; engine {report.engine}",
+        style="bold"))
+    for note in ev.notes:
+        parts.append(Text(f"note: {note}", style="yellow"))
+    for warning in ev.warnings():
+        parts.append(Text(f"warning: {warning}", style="yellow"))
+    if not report.consistent:
+        parts.append(Text("The evidence is contradictory. These lines cannot all be true "
+                          "(drop any one of them and the rest is possible):", style="bold red"))
+        for f in report.contradiction:
+            parts.append(Text(f"  {describe(f)}"))
+        if not report.contradiction:
+            parts.append(Text("  the deck itself cannot fill the seats"))
+        return Group(*parts)
+    post = report.posterior
+    table = Table(title="Characters (probability)", title_justify="left")
+    table.add_column("seat", justify="right")
+    for c in CHARACTERS:
+        table.add_column(c.value, justify="right")
+    for s, dist in post.marginals().items():
+        label = f"{s}{' (me)' if s == ev.me else ''}{' (dummy)' if s == ev.table.dummy else ''}"
+        table.add_row(label, *[_fmt(dist[c], exact) for c in CHARACTERS])
+    parts.append(table)
+    wolves = post.wolf_sets()
+    wt = Table(title="Wolf seats", title_justify="left")
+    wt.add_column("wolves")
+    wt.add_column("probability", justify="right")
+    for ws, p in wolves[:top]:
+        wt.add_row(", ".join(map(str, ws)) or "no wolf", _fmt(p, exact))
+    if len(wolves) > top:
+        wt.add_row(f"... {len(wolves) - top} more", "")
+    parts.append(wt)
+    if report.certain:
+        parts.append(Text("Certain: " + "; ".join(
+            f"seat {s} is {c.value}" for s, c in sorted(report.certain.items()))))
+    else:
+        parts.append(Text("Certain: nothing yet"))
+    if report.suggestion is not None:
+        parts.append(_render_suggestion(report.suggestion, exact))
+    elif report.suggestion_note:
+        parts.append(Text(f"No suggestion: {report.suggestion_note}"))
+    return Group(*parts)
+
+
+def _render_suggestion(sug: Suggestion, exact: bool) -> Any:
+    from rich.text import Text
+
+    picks = ", ".join(
+        f"{t.value} -> {'nobody (0)' if p == 0 else f'seat {p}'}"
+        for t, p in zip(sug.targets, sug.picks, strict=True))
+    lines = [
+        f"Suggestion for seat {sug.seat} ({sug.character.value}): {picks}",
+        f"  entirely right with probability {sug.probability} ({_fmt(sug.probability, False)})",
+        f"  expected points: early now {_fmt_num(sug.early_points, exact)}, final with the same "
+        f"knowledge {_fmt_num(sug.final_points, exact)}, waiting at most 1; error risk "
+        f"{_fmt(sug.error_risk, exact) if sug.error_risk else '0'}",
+        f"  advice: {sug.advice} (if you may: not on your first turn, not barred)",
+        "  assumption: points only; waiting = a final suspicion with today's knowledge "
+        "(never more than 1 point), so early is advised when 2p >= 1",
+    ]
+    return Text("\n".join(lines), style="bold green")
+
+
+def _fmt_num(x: Fraction, exact: bool) -> str:
+    return str(x) if exact else f"{float(x):.3f}"
