@@ -223,7 +223,7 @@ app.add_typer(woof_app, name="woof")
 
 @woof_app.command("solve")
 def woof_solve(
-    file: str = typer.Argument(..., help="Evidence file (seats/deck/me/hand/look/saw/ask), or '-'."),
+    file: str = typer.Argument(..., help="Evidence file (seats, deck, hand, look ...), or '-'."),
     engine: str = typer.Option("fast", "--engine", "-e", help="fast | csp | smt."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON (characters, wolf_sets, ...)."),
     me: int | None = typer.Option(None, "--me", help="Point of view (overrides the `me` line)."),
