@@ -290,7 +290,8 @@ def _render_suggestion(sug: Suggestion, exact: bool) -> Any:
         f"  expected points: early now {_fmt_num(sug.early_points, exact)}, final with the same "
         f"knowledge {_fmt_num(sug.final_points, exact)}, waiting at most 1; error risk "
         f"{_fmt(sug.error_risk, exact) if sug.error_risk else '0'}",
-        f"  advice: {sug.advice} (if you may: not on your first turn, not barred)",
+        f"  advice: {sug.advice}"
+        + (" (if you may: not on your first turn, not barred)" if sug.early_points >= 1 else ""),
         "  assumption: points only; waiting = a final suspicion with today's knowledge "
         "(never more than 1 point), so early is advised when 2p >= 1",
     ]
