@@ -198,8 +198,6 @@ def parse_chart(text: str, *, reveal: bool = True) -> Chart:
             if is_label_line(line):
                 continue
             if is_board_row(line):
-                if board_rows and board_rows[-1][0] != no - 1:
-                    raise ParseError("board rows must be consecutive lines", line=no, column=1)
                 board_rows.append((no, line))
                 continue
             sc = parse_score(line, no)

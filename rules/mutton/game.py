@@ -523,12 +523,18 @@ class GameState:
                 raise IllegalMoveError("an animal is shot twice in the volley")
             fates = list(self.fates)
             positions = list(self.positions)
+            bodies = set(self.corpses)
             for t in move.targets:
                 i = self.index(t)
                 if fates[i] is not Fate.ALIVE:
                     raise IllegalMoveError(f"{t} is not alive, so it cannot be shot")
                 fates[i] = Fate.SHOT
+                cell = positions[i]
+                assert cell is not None
+                bodies.add(cell)
                 positions[i] = None
+            if self.rules.corpses_removed:
+                bodies = set(self.corpses)
             survivors = any(fates[self.index(w)] is Fate.ALIVE for w in self.wolves)
             if survivors:  # M15: the surviving wolves eat every remaining sheep
                 for i, a in enumerate(self.letters):
@@ -536,7 +542,8 @@ class GameState:
                         fates[i] = Fate.DEVOURED
                         positions[i] = None
             return replace(self, fates=tuple(fates), positions=tuple(positions),
-                           berserk_used=True, phase=Phase.OVER, history=(*self.history, move))
+                           corpses=frozenset(bodies), berserk_used=True, phase=Phase.OVER,
+                           history=(*self.history, move))
         target = move.target
         ti = self.index(target)
         if self.fates[ti] is not Fate.ALIVE:
