@@ -84,6 +84,43 @@ app.add_typer(mutton_app, name="mutton")
 # Engineers: read CONTRIBUTING.md first (edit only your own block here, commit only your own
 # paths by name, never README/pyproject/.ci, lazy z3/constraint imports).
 
+# -- mutton solve (solver/mutton) --
+
+
+@mutton_app.command("solve")
+def mutton_solve(
+    file: str = typer.Argument(
+        ..., help="A pasted pbmserv chart (board and score optional), a game record, or JSON; "
+                  "'-' for standard input."),
+    wolves: int | None = typer.Option(
+        None, "--wolves", "-k", help="Number of wolves K (default 4; a record gives its own)."),
+    no_reveal: bool = typer.Option(
+        False, "--no-reveal", help="'x' means dead, identity unknown (server -no_reveal)."),
+    escaped: str = typer.Option("", "--escaped", help="Letters of escaped wolves (M12)."),
+    dictionary: str | None = typer.Option(
+        None, "--dictionary", help="Word list: wolf letters must spell a word (M23)."),
+    passed: bool = typer.Option(
+        False, "--passed", help="The Wolf passed this turn (needs the board in the paste)."),
+    engine: str = typer.Option("fast", "--engine", help="fast | csp | smt."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    svg: str | None = typer.Option(None, "--svg", help="Write the board as an SVG picture."),
+    force: bool = typer.Option(False, "--force", help="Let --svg overwrite an existing file."),
+) -> None:
+    """Exact deductions from a Farmer's chart: consistent wolf sets, P(wolf) of each animal,
+    certain facts with reasons, advice. Exit status 1 when the chart is inconsistent."""
+    from solver.mutton.report import run
+
+    text, name = read_input(file)
+    words = read_input(dictionary)[0] if dictionary is not None else None
+    code = run(text, name, wolves=wolves, no_reveal=no_reveal, escaped=escaped,
+               dictionary_text=words, passed=passed, engine=engine, json_out=as_json,
+               svg_path=svg, write=lambda path, body: write_output(path, body, force=force))
+    if code:
+        raise typer.Exit(code)
+
+
+# -- end mutton solve --
+
 # -- mutton board / replay / chart (rules/mutton) --
 
 

@@ -27,6 +27,8 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import islice
 
+from solver.mutton.advice import Advice
+from solver.mutton.advice import advise as _advise
 from solver.mutton.fast import count_facts, is_consistent, iter_sets
 from solver.mutton.problem import (
     Fact,
@@ -45,6 +47,7 @@ MODEL_LIMIT = 200_000  # most consistent sets the Wolf-model posterior enumerate
 
 __all__ = [
     "ENGINES",
+    "Advice",
     "Fact",
     "Kind",
     "ModelPosterior",
@@ -113,8 +116,6 @@ def explain(problem: Problem, solution: Solution) -> dict[str, str]:
     return _explain(problem, solution)
 
 
-def advise(problem: Problem, solution: Solution):  # type: ignore[no-untyped-def]
+def advise(problem: Problem, solution: Solution) -> Advice:
     """The Farmer's advice: best single shot and berserk set (see solver.mutton.advice)."""
-    from solver.mutton.advice import advise as _advise
-
     return _advise(problem, solution)

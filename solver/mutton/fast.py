@@ -32,7 +32,7 @@ from math import comb
 
 from solver.mutton.problem import Fact, Kind
 
-Poly = dict[tuple[int, ...], int]
+Poly = dict[int, int]  # packed counter vector -> number of sets
 
 
 @dataclass(frozen=True)
@@ -175,18 +175,35 @@ def _order(groups: list[Group], members: list[int]) -> list[int]:
     return out
 
 
-def _add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(x + y for x, y in zip(a, b, strict=True))
+# Polynomial keys pack the counter vector into one int: one 8-bit field per counter, holding
+# value + (127 - hi). A value above hi sets the field's top bit (GUARD), and adding two keys
+# never carries into the next field while each value stays below 128.
+_FIELD = 8
+_TOP = 127
 
 
-def _fits(key: tuple[int, ...], his: tuple[int, ...]) -> bool:
-    return all(x <= h for x, h in zip(key, his, strict=True))
+class Packing:
+    """Packed-integer keys for counter vectors with upper bounds `his`."""
+
+    def __init__(self, his: tuple[int, ...]) -> None:
+        self.his = his
+        self.bias = sum((_TOP - h) << (_FIELD * i) for i, h in enumerate(his))
+        self.guard = sum(0x80 << (_FIELD * i) for i in range(len(his)))
+        self.zero = self.bias
+
+    def shift(self, k: int, dims: tuple[int, ...]) -> int:
+        """The key increment of k wolves in a group with these counter memberships."""
+        return sum((k * d) << (_FIELD * i) for i, d in enumerate(dims))
+
+    def values(self, key: int) -> tuple[int, ...]:
+        """Decode a key into the counter vector."""
+        return tuple(((key >> (_FIELD * i)) & 0xFF) - (_TOP - h) for i, h in enumerate(self.his))
 
 
-def component_poly(groups: list[Group], members: list[int], his: tuple[int, ...],
+def component_poly(groups: list[Group], members: list[int], pack: Packing,
                    marked: int | None = None, order: list[int] | None = None) -> Poly:
-    """Step 3 for one component: counter vector -> number of sets (weighted by the marked
-    group's wolf count when `marked` is given)."""
+    """Step 3 for one component: packed counter vector -> number of sets (weighted by the
+    marked group's wolf count when `marked` is given)."""
     order = order if order is not None else _order(groups, members)
     last: dict[int, int] = {}
     for pos, gi in enumerate(order):
@@ -199,62 +216,75 @@ def component_poly(groups: list[Group], members: list[int], his: tuple[int, ...]
     closing = [0] * len(order)
     for bit, pos in last.items():
         closing[pos] |= 1 << bit
-    zero = tuple(0 for _ in his)
-    states: dict[int, Poly] = {0: {zero: 1}}
+    guard = pack.guard
+    states: dict[int, Poly] = {0: {pack.zero: 1}}
     for pos, gi in enumerate(order):
         g = groups[gi]
         close = closing[pos]
         keep = ~close
         new: dict[int, Poly] = {}
+        steps = []
+        for k in range(g.size + 1):
+            w = comb(g.size, k) * (k if marked == gi else 1)
+            if w:
+                steps.append((k, w, pack.shift(k, g.dims)))
         for mask, poly in states.items():
-            for k in range(g.size + 1):
-                w = comb(g.size, k)
-                if marked == gi:
-                    w *= k
-                    if w == 0:
-                        continue
+            for k, w, shift in steps:
                 nm = mask | g.rows if k else mask
                 if nm & close != close:
                     continue
                 nm &= keep
-                shift = tuple(k * d for d in g.dims)
-                target = new.setdefault(nm, {})
-                any_fit = False
+                target = new.get(nm)
+                if target is None:
+                    target = new[nm] = {}
+                fit = False
                 for key, c in poly.items():
-                    nk = _add(key, shift)
-                    if not _fits(nk, his):
+                    nk = key + shift
+                    if nk & guard:
                         continue
-                    any_fit = True
+                    fit = True
                     target[nk] = target.get(nk, 0) + c * w
-                if not any_fit and k and any(shift):
+                if not fit and shift:
                     break
         states = {m: p for m, p in new.items() if p}
     return states.get(0, {})
 
 
-def multiply(a: Poly, b: Poly, his: tuple[int, ...]) -> Poly:
+def multiply(a: Poly, b: Poly, pack: Packing) -> Poly:
     """Convolution of two polynomials, truncated at the counters' upper bounds."""
     out: Poly = {}
+    guard, bias = pack.guard, pack.bias
     for ka, ca in a.items():
+        base = ka - bias
         for kb, cb in b.items():
-            k = _add(ka, kb)
-            if _fits(k, his):
+            k = base + kb
+            if not k & guard:
                 out[k] = out.get(k, 0) + ca * cb
     return out
 
 
-def total(poly: Poly, los: tuple[int, ...], his: tuple[int, ...]) -> int:
+def _valid(pack: Packing, los: tuple[int, ...]) -> set[int]:
+    """Keys of the counter vectors within bounds."""
+    from itertools import product
+
+    ranges = [range(lo, hi + 1) for lo, hi in zip(los, pack.his, strict=True)]
+    return {pack.bias + sum(v << (_FIELD * i) for i, v in enumerate(vals))
+            for vals in product(*ranges)}
+
+
+def total(poly: Poly, valid: set[int]) -> int:
     """Sum of the entries whose counter values are within bounds."""
-    return sum(c for k, c in poly.items()
-               if all(lo <= x <= hi for x, lo, hi in zip(k, los, his, strict=True)))
+    return sum(c for k, c in poly.items() if k in valid)
 
 
-def total_of_product(a: Poly, b: Poly, los: tuple[int, ...], his: tuple[int, ...]) -> int:
+def total_of_product(a: Poly, b: Poly, pack: Packing, valid: set[int]) -> int:
     """total(multiply(a, b)) without building the product."""
     out = 0
+    bias = pack.bias
     for ka, ca in a.items():
+        base = ka - bias
         for kb, cb in b.items():
-            if all(lo <= x + y <= hi for x, y, lo, hi in zip(ka, kb, los, his, strict=True)):
+            if base + kb in valid:
                 out += ca * cb
     return out
 
@@ -280,28 +310,30 @@ def count_facts(animals: str, facts: Sequence[Fact], *, marginals: bool = True) 
     groups = make_groups(red)
     his = tuple(hi for _, _, hi in red.counters)
     los = tuple(lo for _, lo, _ in red.counters)
+    pack = Packing(his)
+    valid = _valid(pack, los)
     comps = components(groups)
     orders = [_order(groups, c) for c in comps]
-    polys = [component_poly(groups, c, his, None, o) for c, o in zip(comps, orders, strict=True)]
+    polys = [component_poly(groups, c, pack, None, o) for c, o in zip(comps, orders, strict=True)]
     n = len(polys)
-    prefix: list[Poly] = [{tuple(0 for _ in his): 1}]
+    prefix: list[Poly] = [{pack.zero: 1}]
     for p in polys:
-        prefix.append(multiply(prefix[-1], p, his))
-    count = total(prefix[-1], los, his)
+        prefix.append(multiply(prefix[-1], p, pack))
+    count = total(prefix[-1], valid)
     wolf_counts = dict(zero_counts)
     for a in red.wolves:
         wolf_counts[a] = count
     if not marginals or count == 0:
         return Counts(count, wolf_counts if count else zero_counts)
-    suffix: list[Poly] = [{tuple(0 for _ in his): 1}] * (n + 1)
+    suffix: list[Poly] = [{pack.zero: 1}] * (n + 1)
     for i in range(n - 1, -1, -1):
-        suffix[i] = multiply(polys[i], suffix[i + 1], his)
+        suffix[i] = multiply(polys[i], suffix[i + 1], pack)
     for ci, comp in enumerate(comps):
-        others = multiply(prefix[ci], suffix[ci + 1], his)
+        others = multiply(prefix[ci], suffix[ci + 1], pack)
         for gi in comp:
             g = groups[gi]
-            weighted = component_poly(groups, comp, his, gi, orders[ci])
-            t = total_of_product(weighted, others, los, his)
+            weighted = component_poly(groups, comp, pack, gi, orders[ci])
+            t = total_of_product(weighted, others, pack, valid)
             per, rem = divmod(t, g.size)
             assert rem == 0, "interchangeable animals must share the count"
             for a in g.members:

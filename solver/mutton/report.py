@@ -1,0 +1,324 @@
+"""Formatting of `fleece mutton solve`: the rich report, the JSON object, and the command's
+driver (`run`), so that cli.py only reads files and passes options."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from rules.errors import FleeceError, ParseError
+from rules.mutton.chart import Status
+from rules.mutton.diagram import render_board
+from rules.mutton.options import load_dictionary
+from solver.mutton import ENGINES, Problem, Solution, problem_from_text, solve
+from solver.mutton.advice import Advice, advise
+from solver.mutton.explain import Reason, reasons
+from solver.mutton.problem import eaten_in, join_letters
+
+MAX_FRACTION_DIGITS = 12  # longer fractions are shown as floats only
+
+
+# ---- plain helpers -----------------------------------------------------------------------------
+
+
+def fraction_text(p: Fraction) -> str:
+    """`57/73`, `0`, `1`; empty when the fraction is too long to read."""
+    if p.denominator == 1:
+        return str(p.numerator)
+    s = f"{p.numerator}/{p.denominator}"
+    return s if len(s) <= MAX_FRACTION_DIGITS else ""
+
+
+def status_text(problem: Problem, letter: str) -> str:
+    """`alive`, `dead sheep (shot)`, `dead wolf (eaten r3)`, `dead (unrevealed)`, ..."""
+    st = problem.status(letter)
+    eaten = eaten_in(problem.chart)
+    how = f"eaten r{eaten[letter]}" if letter in eaten else "shot"
+    if st is Status.ALIVE:
+        return "alive"
+    if st is Status.ESCAPED:
+        return "escaped wolf"
+    if st is Status.DEAD:
+        return f"dead, unrevealed ({how})"
+    return f"{st.value} ({how})"
+
+
+def rounds_run(problem: Problem) -> dict[str, list[int]]:
+    """Letter -> rounds in which it ran."""
+    out: dict[str, list[int]] = {a: [] for a in problem.animals}
+    for row in problem.chart.rows:
+        for a in row.runners:
+            out[a].append(row.round)
+    return out
+
+
+def _prob_float(p: Fraction) -> float:
+    return round(float(p), 6)
+
+
+# ---- JSON --------------------------------------------------------------------------------------
+
+
+def to_json(problem: Problem, solution: Solution, advice: Advice | None,
+            why: list[Reason]) -> dict[str, Any]:
+    """The `--json` object (keys documented in README: count, probabilities, certain_wolves,
+    cleared, berserk_set, engine, and more)."""
+    out: dict[str, Any] = {
+        "engine": solution.engine,
+        "consistent": solution.consistent,
+        "count": solution.count,
+        "num_wolves": problem.num_wolves,
+        "reveal": problem.reveal,
+        "source": problem.source,
+        "probabilities": {},
+        "fractions": {},
+        "wolf_counts": solution.wolf_counts if solution.consistent else {},
+        "certain_wolves": list(solution.certain_wolves),
+        "cleared": list(solution.cleared),
+        "possible_wolves": list(solution.possible_wolves),
+        "berserk_set": list(solution.berserk_set),
+        "facts": [{"key": f.key, "clause": f.clause, "text": f.text} for f in problem.facts],
+        "notes": list(problem.notes),
+    }
+    if solution.consistent:
+        probs = solution.probabilities()
+        out["probabilities"] = {a: _prob_float(p) for a, p in probs.items()}
+        out["fractions"] = {a: f"{p.numerator}/{p.denominator}" for a, p in probs.items()}
+        out["reasons"] = {r.letter: {"wolf": r.wolf, "rule": r.rule, "text": r.text}
+                          for r in why}
+    else:
+        out["core"] = [{"key": f.key, "clause": f.clause, "text": f.text}
+                       for f in solution.core]
+    if solution.proved is not None:
+        out["proved"] = sorted(solution.proved)
+    if advice is not None and advice.best_shot is not None:
+        out["advice"] = {
+            "best_shot": advice.best_shot,
+            "best_probability": _prob_float(advice.best_probability),
+            "tied": list(advice.tied),
+            "tie_rule": advice.tie_rule,
+            "berserk_set": list(advice.berserk_set),
+            "sheep_cost_expected": _prob_float(advice.sheep_cost_expected),
+            "sheep_cost_worst": advice.sheep_cost_worst,
+            "living_wolves": list(advice.living_wolves),
+        }
+    m = solution.model
+    if m is not None:
+        model: dict[str, Any] = {"available": m.available, "sets": m.sets}
+        if m.skipped:
+            model["skipped"] = m.skipped
+        elif m.available:
+            model["probabilities"] = {a: _prob_float(m.probability(a))
+                                      for a in problem.animals}
+            model["likelihood"] = str(m.total)
+        else:
+            model["skipped"] = "the record is impossible under the Wolf model"
+        out["model"] = model
+    return out
+
+
+# ---- rich report -------------------------------------------------------------------------------
+
+
+def _shade(p: Fraction) -> str:
+    """A background colour from pale (0) to deep red (1)."""
+    x = float(p)
+    r = 255
+    g = int(235 - 185 * x)
+    b = int(225 - 185 * x)
+    return f"rgb({r},{g},{b})"
+
+
+def board_lines(problem: Problem, solution: Solution) -> list[Any]:
+    """The pbmserv board with living animals shaded by P(wolf), beside the same board showing
+    P(wolf) in tenths (W = certain wolf, - = cleared, 0-9 otherwise)."""
+    from rich.text import Text
+
+    pic = problem.board
+    assert pic is not None
+    left = render_board(pic.size, pic.animals, pic.corpses).splitlines()
+    digits: dict[str, str] = {}
+    for a in pic.animals:
+        p = solution.probability(a)
+        digits[a] = "W" if p == 1 else "-" if p == 0 else str(min(9, int(p * 10)))
+    width = max(len(line) for line in left) + 4
+    out = []
+    for line in left:
+        t = Text()
+        for ch in line:
+            if "A" <= ch <= "Z" and ch in pic.animals:
+                p = solution.probability(ch)
+                style = f"bold black on {_shade(p)}"
+                t.append(ch, style=style)
+            else:
+                t.append(ch)
+        t.append(" " * (width - len(line)))
+        for ch in line:
+            if "A" <= ch <= "Z" and ch in pic.animals:
+                t.append(digits[ch], style=f"bold black on {_shade(solution.probability(ch))}")
+            else:
+                t.append(ch)
+        out.append(t)
+    return out
+
+
+def print_report(problem: Problem, solution: Solution, advice: Advice | None,
+                 why: list[Reason], console: Any) -> None:
+    """The human report (rich): summary, table, certain facts with reasons, advice, board."""
+    from rich.table import Table
+
+    k = problem.num_wolves
+    chart = problem.chart
+    reveal = "reveal" if problem.reveal else "no_reveal"
+    src = {"record": "game record", "chart": "chart", "json": "JSON"}.get(problem.source,
+                                                                          problem.source)
+    console.print(f"[bold]Mutton {src}[/]: {len(problem.animals)} animals, {k} wolves, "
+                  f"{reveal}, {len(chart.rows)} kill{'s' if len(chart.rows) != 1 else ''}"
+                  f"{', the Wolf passed this turn' if problem.passed else ''}; "
+                  f"engine {solution.engine}")
+    for note in problem.notes:
+        console.print(f"note: {note}")
+    if not solution.consistent:
+        console.print(f"[bold red]Inconsistent:[/] no set of {k} wolves fits this chart. "
+                      "These facts contradict each other (each one is needed for the "
+                      "contradiction):")
+        for i, f in enumerate(solution.core, 1):
+            console.print(f"  {i}. {f.text}  [dim]({f.key}; {f.clause})[/]")
+        console.print("A typo in the paste? Check these rows and marks, and the options "
+                      "(--wolves, --no-reveal, --escaped).")
+        return
+    n = solution.count
+    console.print(f"[bold]{n}[/] consistent wolf set{'s' if n != 1 else ''} "
+                  "(uniform prior: each equally likely)")
+    model = solution.model
+    show_model = model is not None and model.available
+    table = Table(show_edge=False, header_style="bold")
+    table.add_column("animal")
+    table.add_column("status")
+    table.add_column("rounds run")
+    table.add_column("P(wolf)", justify="right")
+    table.add_column("exact", justify="right")
+    if show_model:
+        table.add_column("P, Wolf model", justify="right")
+    runs = rounds_run(problem)
+    for a in problem.animals:
+        p = solution.probability(a)
+        style = "bold red" if p == 1 else "dim" if p == 0 else ""
+        cells = [a, status_text(problem, a), " ".join(str(r) for r in runs[a]),
+                 f"{float(p):.3f}", fraction_text(p)]
+        if show_model:
+            assert model is not None
+            cells.append(f"{float(model.probability(a)):.3f}")
+        table.add_row(*cells, style=style)
+    console.print(table)
+    if model is not None:
+        if model.available:
+            console.print("Wolf model (records): a Wolf that picks a uniformly random legal "
+                          "kill and runner placement (see solver/mutton/model.py); "
+                          f"{model.sets} sets weighted by the record's likelihood.")
+        else:
+            console.print(f"Wolf model: {model.skipped or 'the record is impossible under it'}")
+    new_wolves = set(solution.new_certain_wolves)
+    new_cleared = set(solution.new_cleared)
+    wolf_reasons = [r for r in why if r.wolf and r.letter in new_wolves]
+    sheep_reasons = [r for r in why if not r.wolf and r.letter in new_cleared]
+    known_wolves = [a for a in solution.certain_wolves if a not in new_wolves]
+    if wolf_reasons:
+        console.print("[bold]Certain wolves[/]")
+        for r in wolf_reasons:
+            console.print(f"  [bold red]{r.letter}[/]: {r.text}")
+    if known_wolves:
+        console.print(f"Known wolves: {join_letters(known_wolves)} (top row)")
+    if sheep_reasons:
+        console.print("[bold]Cleared[/] (a wolf in no consistent set)")
+        for r in sheep_reasons:
+            console.print(f"  {r.letter}: {r.text}")
+    if not wolf_reasons and not sheep_reasons:
+        console.print("No new certain fact beyond the top row.")
+    if advice is not None and advice.best_shot is not None:
+        print_advice(advice, console)
+    if problem.board is not None:
+        console.print("[bold]Board[/] (shaded by P(wolf); right: tenths, W certain, - cleared)")
+        for line in board_lines(problem, solution):
+            console.print(line)
+
+
+def print_advice(advice: Advice, console: Any) -> None:
+    """The advice paragraph."""
+    p = advice.best_probability
+    console.print("[bold]Advice[/]")
+    exact = fraction_text(p)
+    tie = ""
+    if len(advice.tied) > 1:
+        tie = (f"; tied with {join_letters(list(advice.tied[1:]))} "
+               f"(tie rule: {advice.tie_rule})")
+    console.print(f"  Best single shot: [bold]{advice.best_shot}[/] "
+                  f"(P(wolf) = {float(p):.3f}{' = ' + exact if exact else ''}){tie}")
+    b = advice.berserk_set
+    lo, hi = advice.living_wolves
+    wolves = f"{lo}" if lo == hi else f"{lo} to {hi}"
+    if advice.sheep_cost_worst == 0:
+        cost = "no sheep"
+    else:
+        exp = advice.sheep_cost_expected
+        cost = (f"{advice.sheep_cost_worst} sheep" if lo == hi else
+                f"at most {advice.sheep_cost_worst} sheep, {float(exp):.2f} expected")
+    console.print(f"  Berserk set: {', '.join(b)} ({len(b)} animal{'s' if len(b) != 1 else ''}"
+                  f"; {wolves} living wolves among them): going berserk on it wins for sure "
+                  f"and costs {cost} (if berserk is allowed and unused, M13).")
+
+
+# ---- the command -------------------------------------------------------------------------------
+
+
+def parse_letters(text: str) -> str:
+    """`G,K` or `gk` -> `GK`."""
+    letters = "".join(ch for ch in text.upper() if not ch.isspace() and ch != ",")
+    bad = [ch for ch in letters if not "A" <= ch <= "Z"]
+    if bad:
+        raise FleeceError(f"--escaped: '{bad[0]}' is not an animal letter")
+    return letters
+
+
+def run(text: str, name: str, *, wolves: int | None = None, no_reveal: bool = False,
+        escaped: str = "", dictionary_text: str | None = None, passed: bool = False,
+        engine: str = "fast", json_out: bool = False, svg_path: str | None = None,
+        write: Callable[[str, str], None] | None = None, console: Any = None) -> int:
+    """`fleece mutton solve`: parse, solve, print; returns the exit status (1 when the chart
+    is inconsistent). `write(path, text)` writes the SVG (atomic, refusing to overwrite)."""
+    if engine not in ENGINES:
+        raise FleeceError(f"unknown engine '{engine}' (known: {', '.join(ENGINES)})")
+    words = load_dictionary(dictionary_text) if dictionary_text is not None else None
+    try:
+        problem = problem_from_text(text, wolves, reveal=not no_reveal,
+                                    escaped=parse_letters(escaped), dictionary=words,
+                                    passed=passed)
+    except ParseError as exc:
+        raise exc.located(name) from None
+    solution = solve(problem, engine)
+    adv = advise(problem, solution) if solution.consistent else None
+    why = reasons(problem, solution)
+    if svg_path is not None:
+        if problem.board is None:
+            raise FleeceError("--svg needs the board in the input (a paste with the diagram, "
+                              "or a game record)")
+        from solver.mutton.svg import board_svg
+
+        assert write is not None
+        write(svg_path, board_svg(problem, solution))
+    if json_out:  # plain json: no need to import rich
+        text_out = json.dumps(to_json(problem, solution, adv, why), indent=2)
+        if console is None:
+            sys.stdout.write(text_out + "\n")
+        else:
+            console.print(text_out, markup=False, highlight=False)
+    else:
+        if console is None:
+            from rich.console import Console
+
+            console = Console(highlight=False)
+        print_report(problem, solution, adv, why, console)
+    return 0 if solution.consistent else 1
