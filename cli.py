@@ -252,6 +252,84 @@ def mutton_chart(
 
 # -- end mutton board / replay / chart --
 
+# -- mutton puzzle (solver/puzzles) --
+mutton_puzzle_app = typer.Typer(help="Deduction puzzles from Farmer's charts: generate, check.",
+                                no_args_is_help=True)
+mutton_app.add_typer(mutton_puzzle_app, name="puzzle")
+
+
+@mutton_puzzle_app.command("generate")
+def mutton_puzzle_generate(
+    out: str = typer.Option(..., "--out", help="Folder for NNN.txt, NNN.json, NNN.solution.txt."),
+    count: int = typer.Option(10, "--count", min=1, help="How many puzzles."),
+    grade: str = typer.Option("easy", "--grade", help="easy | medium | hard."),
+    question: str = typer.Option("any", "--question",
+                                 help="all (name all wolves) | certain | any (mixed)."),
+    seed: int = typer.Option(1, "--seed", help="Seed: the same seed gives the same puzzles."),
+    wolves: int = typer.Option(4, "--wolves", help="Wolves in the simulated games (26 animals)."),
+    workers: int = typer.Option(1, "--workers", min=1, help="Processes to use."),
+    svg: bool = typer.Option(False, "--svg", help="Also draw each chart as NNN.svg."),
+    force: bool = typer.Option(False, "--force", help="Overwrite existing files."),
+) -> None:
+    """Generate unique, minimal puzzles of one grade from simulated games."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from rules.mutton.options import RuleSet
+    from solver.puzzles.formats import existing_outputs, write_pack
+    from solver.puzzles.mutton import Grade, Question, generate
+
+    g = Grade.parse(grade)
+    if question not in ("all", "certain", "any"):
+        raise FleeceError(f"unknown question {question!r} (all, certain or any)")
+    q = None if question == "any" else Question(question)
+    rules = RuleSet(num_wolves=wolves)
+    taken = [] if force else existing_outputs(out, count, svg=svg)
+    if taken:
+        raise FleeceError(f"{taken[0]}: already exists (use --force to overwrite)")
+    console = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[tries]} games"), console=console, transient=True,
+                  disable=not console.is_terminal) as bar:
+        task = bar.add_task(f"{g.label} puzzles", total=count, tries=0)
+        found = generate(count, g, q, seed, rules, workers,
+                         progress=lambda n, t: bar.update(task, completed=n, tries=t))
+    paths = write_pack(found, out, force=force, svg=svg, write=write_output)
+    typer.echo(f"wrote {len(paths)} {g.label} puzzles to {out}")
+
+
+@mutton_puzzle_app.command("check")
+def mutton_puzzle_check(
+    file: str = typer.Argument(..., help="Puzzle text or JSON twin, or '-'."),
+    solution: str = typer.Option(
+        None, "--solution", help="Solution file (default: NNN.solution.txt beside FILE)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the verdict as JSON."),
+) -> None:
+    """Verify with z3 that the answer is unique and every clue needed; report the grade."""
+    from solver.puzzles.check import check_puzzle
+    from solver.puzzles.formats import parse_puzzle, parse_solution_answer, solution_path
+
+    text, name = read_input(file)
+    spec = parse_puzzle(text, name)
+    claimed = None
+    sol_path = solution or (solution_path(file) if file != "-" else None)
+    if sol_path is not None and (solution is not None or Path(sol_path).exists()):
+        sol_text, sol_name = read_input(sol_path)
+        claimed = parse_solution_answer(sol_text, sol_name)
+    report = check_puzzle(spec.chart, spec.wolves, spec.question, spec.grade, claimed,
+                          spec.ident or name)
+    if as_json:
+        import json
+
+        typer.echo(json.dumps(report.data, indent=2))
+    else:
+        typer.echo("\n".join(report.lines))
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+# -- end mutton puzzle --
+
 # ---- woof commands ---------------------------------------------------------------------------
 
 woof_app = typer.Typer(help="Woof!!: exact deduction from an evidence file.", no_args_is_help=True)

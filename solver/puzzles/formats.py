@@ -1,0 +1,312 @@
+"""Puzzle files: the human-readable text, its JSON twin, the solution file and an SVG drawing.
+
+A Mutton puzzle text is `#` comment lines, `Key: value` header lines (`Puzzle`, `Grade`,
+`Wolves`, `Question`) and then the chart in pbmserv columns, which `rules.mutton.chart.
+parse_chart` reads once the header and comment lines are blanked (line numbers are kept).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from rules.errors import ParseError
+from rules.mutton.chart import Chart, ChartRow, Status, parse_chart, render_chart
+from solver.puzzles.mutton import (
+    Grade,
+    HumanSolution,
+    Masks,
+    MuttonPuzzle,
+    Question,
+    Rule,
+    human_solve,
+    iter_sets,
+    letters_of,
+)
+
+FORMAT = "fleece-puzzle"
+VERSION = 1
+HEADER_KEYS = ("puzzle", "grade", "wolves", "question")
+_HEADER_RE = re.compile(r"^\s*([A-Za-z]+)\s*:\s*(.*?)\s*$")
+_SHEEP_RE = re.compile(r"^\s*(sheep|animals?)\s*:", re.IGNORECASE)
+
+LEGEND = (
+    "# fleece Mutton puzzle. Sheep row: x = dead sheep, w = dead wolf, e = escaped wolf; a plain\n"
+    "# letter is an animal whose fate is not given. Each round: x = the victim, + = every animal\n"
+    "# that ran away; the killer is one of that round's runners (a wolf may eat a wolf).\n"
+)
+
+
+@dataclass(frozen=True)
+class PuzzleSpec:
+    """A puzzle as read from a file: what is asked, with the label it claims (grade may be None)."""
+
+    chart: Chart
+    wolves: int
+    question: Question
+    grade: Grade | None
+    ident: str
+
+
+# ---- Mutton text ------------------------------------------------------------------------------
+
+
+def render_puzzle(p: MuttonPuzzle) -> str:
+    """The puzzle text: legend comment, header lines, blank line, chart."""
+    head = [f"Puzzle: {p.ident}", f"Grade: {p.grade.label}", f"Wolves: {p.wolves}",
+            f"Question: {p.question.text(p.wolves)}"]
+    return LEGEND + "\n".join(head) + "\n\n" + render_chart(p.chart) + "\n"
+
+
+def _question_of(text: str, line: int) -> Question:
+    t = text.strip().lower()
+    if t in ("all", "certain"):
+        return Question(t)
+    if "certain" in t:
+        return Question.CERTAIN
+    if "all" in t or "which" in t:
+        return Question.ALL
+    raise ParseError(f"unknown question {text!r} (name all the wolves, or the certain ones)",
+                     line=line, column=1)
+
+
+def parse_puzzle(text: str, source: str | None = None) -> PuzzleSpec:
+    """Read a Mutton puzzle text (or its JSON twin, recognised by a leading `{`)."""
+    if text.lstrip().startswith("{"):
+        return puzzle_from_json(text, source)
+    lines = text.splitlines()
+    head: dict[str, tuple[str, int]] = {}
+    kept: list[str] = []
+    in_chart = False
+    for no, raw in enumerate(lines, start=1):
+        line = raw.replace("\u00a0", " ")
+        if not in_chart and _SHEEP_RE.match(line):
+            in_chart = True
+        if in_chart:
+            kept.append(raw)
+            continue
+        kept.append("")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        m = _HEADER_RE.match(line)
+        if m is None or m.group(1).lower() not in HEADER_KEYS:
+            raise ParseError(f"expected a header line ({', '.join(k.title() for k in HEADER_KEYS)})"
+                             f" or the 'Sheep   :' row, found '{line.strip()[:30]}'",
+                             line=no, column=1, source=source)
+        key = m.group(1).lower()
+        if key in head:
+            raise ParseError(f"a second '{m.group(1)}:' line", line=no, column=1, source=source)
+        head[key] = (m.group(2), no)
+    try:
+        chart = parse_chart("\n".join(kept))
+    except ParseError as exc:
+        raise exc.located(source) if source else exc from None
+    if "wolves" not in head:
+        raise ParseError("no 'Wolves: K' line before the chart", source=source, line=1)
+    wtext, wline = head["wolves"]
+    if not wtext.isdigit() or not 1 <= int(wtext) <= len(chart.animals) // 2:
+        raise ParseError(f"'Wolves:' needs a number 1..{len(chart.animals) // 2}, got {wtext!r}",
+                         line=wline, column=1, source=source)
+    question = Question.ALL
+    if "question" in head:
+        try:
+            question = _question_of(*head["question"])
+        except ParseError as exc:
+            raise exc.located(source) if source else exc from None
+    grade = None
+    if "grade" in head:
+        gtext, gline = head["grade"]
+        try:
+            grade = Grade[gtext.strip().upper()]
+        except KeyError:
+            raise ParseError(f"unknown grade {gtext!r} (easy, medium or hard)", line=gline,
+                             column=1, source=source) from None
+    ident = head.get("puzzle", ("", 0))[0]
+    return PuzzleSpec(chart, int(wtext), question, grade, ident)
+
+
+# ---- Mutton JSON twin -------------------------------------------------------------------------
+
+
+def puzzle_json(p: MuttonPuzzle) -> str:
+    """The JSON twin of a puzzle (no answer: that lives in the solution file)."""
+    data: dict[str, Any] = {
+        "format": FORMAT, "version": VERSION, "game": "mutton", "id": p.ident,
+        "grade": p.grade.label, "wolves": p.wolves, "question": p.question.value,
+        "question_text": p.question.text(p.wolves), "chart": p.chart.to_json(),
+        "chart_text": render_chart(p.chart),
+    }
+    return json.dumps(data, indent=2) + "\n"
+
+
+def puzzle_from_json(text: str, source: str | None = None) -> PuzzleSpec:
+    """Read a puzzle's JSON twin; malformed content is a ParseError."""
+    try:
+        data = json.loads(text)
+        if data.get("format") != FORMAT or data.get("game") != "mutton":
+            raise ParseError("not a fleece Mutton puzzle (format/game fields)", source=source)
+        ch = data["chart"]
+        animals = str(ch["animals"])
+        status = tuple(Status(ch["status"][a]) for a in animals)
+        rows = tuple(ChartRow(int(r["round"]), str(r["victim"]), frozenset(r["runners"]))
+                     for r in ch["rows"])
+        chart = Chart(animals, status, rows, reveal=True)
+        # round-trip through the text reader: the same checks as a pasted chart
+        chart = parse_chart(render_chart(chart))
+        grade = Grade[str(data["grade"]).upper()] if data.get("grade") else None
+        wolves = int(data["wolves"])
+        if not 1 <= wolves <= len(animals) // 2:
+            raise ParseError(f"wolves must be 1..{len(animals) // 2}", source=source)
+        return PuzzleSpec(chart, wolves, Question(data.get("question", "all")), grade,
+                          str(data.get("id", "")))
+    except ParseError as exc:
+        raise exc.located(source) if source and exc.source is None else exc from None
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise ParseError(f"malformed puzzle JSON: {type(exc).__name__}: {exc}",
+                         source=source) from None
+
+
+# ---- solution file ----------------------------------------------------------------------------
+
+
+def _hardest(sol: HumanSolution) -> Rule | None:
+    return max((s.rule for s in sol.steps), key=lambda r: (r.grade, list(Rule).index(r)),
+               default=None)
+
+
+def render_solution(p: MuttonPuzzle, sol: HumanSolution | None = None) -> str:
+    """The solution file: answer, grade with its hardest rule, and the numbered deduction."""
+    sol = sol or p.solution()
+    rule = _hardest(sol)
+    grade = sol.grade
+    lines = [f"Puzzle: {p.ident}", f"Answer: {' '.join(sorted(p.answer))}",
+             f"Grade: {grade.label if grade else 'unsolved'}"
+             + (f" (hardest rule: {rule.label})" if rule else ""), ""]
+    sheep = [a for a, s in zip(p.chart.animals, p.chart.status, strict=True)
+             if s is Status.DEAD_SHEEP]
+    wolves = [a for a, s in zip(p.chart.animals, p.chart.status, strict=True)
+              if s in (Status.DEAD_WOLF, Status.ESCAPED)]
+    given = []
+    if sheep:
+        given.append(f"{', '.join(sheep)} {'is a' if len(sheep) == 1 else 'are'} dead sheep")
+    if wolves:
+        known = "is a known wolf" if len(wolves) == 1 else "are known wolves"
+        given.append(f"{', '.join(wolves)} {known}")
+    if given:
+        lines.append("Given: " + "; ".join(given) + ".")
+    for i, st in enumerate(sol.steps, start=1):
+        lines.append(f"{i}. [{st.rule.label}] {st.reason[0].upper()}{st.reason[1:]}.")
+    if p.question is Question.CERTAIN:
+        lines.append("")
+        lines.append("No other animal is certain: each of these wolf sets fits every clue:")
+        for ws in witness_sets(p):
+            lines.append("  " + " ".join(ws))
+    return "\n".join(lines) + "\n"
+
+
+def witness_sets(p: MuttonPuzzle) -> list[list[str]]:
+    """A few consistent wolf sets whose common part is exactly the certain wolves (and the wolves
+    marked w/e): they show that no other animal is certain."""
+    m = Masks.of(p.chart, p.wolves)
+    common = -1
+    out: list[list[str]] = []
+    target = m.wolf | sum(1 << p.chart.animals.index(a) for a in p.answer)
+    for s in iter_sets(m):
+        if common == -1 or common & ~s:
+            out.append(letters_of(s, p.chart.animals))
+            common = s if common == -1 else common & s
+        if common == target:
+            break
+    return out
+
+
+def parse_solution_answer(text: str, source: str | None = None) -> frozenset[str]:
+    """The `Answer:` line of a solution file."""
+    for no, line in enumerate(text.splitlines(), start=1):
+        if line.lower().startswith("answer:"):
+            letters = line.split(":", 1)[1].split()
+            if not all(len(a) == 1 and a.isupper() for a in letters):
+                raise ParseError("the Answer line lists capital letters", line=no,
+                                 source=source)
+            return frozenset(letters)
+    raise ParseError("no 'Answer:' line", source=source)
+
+
+# ---- SVG --------------------------------------------------------------------------------------
+
+
+def puzzle_svg(p: MuttonPuzzle) -> str:
+    """The chart as an SVG grid: one column per animal, the Sheep row, then one row per round."""
+    cell = 24
+    n = len(p.chart.animals)
+    left = 80
+    top = 40
+    rows = len(p.chart.rows) + 1
+    width = left + n * cell + 10
+    height = top + rows * cell + 10
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'font-family="monospace" font-size="14">',
+           f'<text x="4" y="20">{p.ident}: {p.question.text(p.wolves)}</text>']
+    marks = {Status.DEAD_SHEEP: "x", Status.DEAD_WOLF: "w", Status.ESCAPED: "e",
+             Status.DEAD: "x"}
+    labels = ["Sheep"] + [f"Round {r.round}" for r in p.chart.rows]
+    for j, label in enumerate(labels):
+        y = top + j * cell
+        fill = "#eee" if j == 0 else "#fff"
+        out.append(f'<text x="4" y="{y + 17}">{label}</text>')
+        for i, a in enumerate(p.chart.animals):
+            x = left + i * cell
+            if j == 0:
+                st = p.chart.status[i]
+                mark = a if st is Status.ALIVE else marks[st]
+            else:
+                row = p.chart.rows[j - 1]
+                mark = "x" if a == row.victim else "+" if a in row.runners else ""
+            out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" '
+                       'stroke="#888"/>')
+            if mark:
+                out.append(f'<text x="{x + 7}" y="{y + 17}">{mark}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def solution_for(spec: PuzzleSpec, ans: frozenset[str]) -> HumanSolution:
+    """The graded human solution of a puzzle read from a file."""
+    return human_solve(spec.chart, spec.wolves, spec.question, target=ans)
+
+
+def write_pack(puzzles: list[MuttonPuzzle], out_dir: str, *, force: bool, svg: bool,
+               write: Any) -> list[str]:
+    """Write each puzzle as NNN.txt, NNN.json, NNN.solution.txt (and NNN.svg) under `out_dir`
+    with `write(path, text, force=...)`; return the puzzle text paths."""
+    from pathlib import Path
+
+    paths = []
+    for i, p in enumerate(puzzles, start=1):
+        base = Path(out_dir) / f"{i:03d}"
+        write(f"{base}.txt", render_puzzle(p), force=force)
+        write(f"{base}.json", puzzle_json(p), force=force)
+        write(f"{base}.solution.txt", render_solution(p), force=force)
+        if svg:
+            write(f"{base}.svg", puzzle_svg(p), force=force)
+        paths.append(f"{base}.txt")
+    return paths
+
+
+def existing_outputs(out_dir: str, count: int, *, svg: bool) -> list[str]:
+    """Files a pack of `count` puzzles would overwrite (checked before generating)."""
+    from pathlib import Path
+
+    exts = [".txt", ".json", ".solution.txt"] + ([".svg"] if svg else [])
+    return [str(Path(out_dir) / f"{i:03d}{e}") for i in range(1, count + 1) for e in exts
+            if (Path(out_dir) / f"{i:03d}{e}").exists()]
+
+
+def solution_path(puzzle_path: str) -> str:
+    """The solution file beside a puzzle file (`NNN.txt` or `NNN.json` -> `NNN.solution.txt`)."""
+    for ext in (".txt", ".json"):
+        if puzzle_path.endswith(ext):
+            return puzzle_path[: -len(ext)] + ".solution.txt"
+    return puzzle_path + ".solution.txt"

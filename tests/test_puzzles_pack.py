@@ -1,0 +1,35 @@
+"""The committed starter pack (puzzles/): every puzzle is still unique and minimal (z3), graded as
+its folder and header say, and its solution file gives the same answer and a solution whose
+steps use the named rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from solver.puzzles.check import z3_verify
+from solver.puzzles.formats import parse_puzzle, parse_solution_answer, solution_path
+from solver.puzzles.mutton import Grade, human_solve
+
+ROOT = Path(__file__).resolve().parent.parent / "puzzles"
+MUTTON = sorted((ROOT / "mutton").glob("*/[0-9][0-9][0-9].txt"))
+
+
+def test_pack_has_ten_per_grade() -> None:
+    for g in Grade:
+        assert len(list((ROOT / "mutton" / g.label).glob("[0-9][0-9][0-9].txt"))) == 10
+
+
+@pytest.mark.parametrize("path", MUTTON, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_mutton_pack_puzzle(path: Path) -> None:
+    spec = parse_puzzle(path.read_text(), str(path))
+    twin = parse_puzzle(path.with_suffix(".json").read_text(), str(path))
+    assert (twin.chart, twin.wolves, twin.question, twin.grade) == (
+        spec.chart, spec.wolves, spec.question, spec.grade)
+    v = z3_verify(spec.chart, spec.wolves, spec.question)
+    assert v.unique and v.minimal, v
+    claimed = parse_solution_answer(Path(solution_path(str(path))).read_text())
+    assert claimed == v.answer
+    sol = human_solve(spec.chart, spec.wolves, spec.question, target=v.answer)
+    assert sol.grade is spec.grade is Grade[path.parent.name.upper()]
