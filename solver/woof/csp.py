@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
+from rules.errors import FleeceError
 from rules.woof.cards import Card, Hand, character_of
 from rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact, SawFact
 from solver.woof.model import (
@@ -89,11 +90,19 @@ def assignments(evidence: Evidence) -> Iterator[dict[int, Hand]]:
         yield {s: problem.hand_types[sol[s]].hand for s in problem.seats}
 
 
-def solve(evidence: Evidence) -> Posterior:
-    """Exact posterior by enumerating the CSP's solutions and weighing each."""
+#: Beyond this many possible hand assignments the engine gives up (use the fast engine).
+LIMIT = 200_000
+
+
+def solve(evidence: Evidence, limit: int = LIMIT) -> Posterior:
+    """Exact posterior by enumerating the CSP's solutions and weighing each; FleeceError when
+    there are more than `limit` of them."""
     problem = compile_problem(evidence)
     weights: dict[CharVector, Fraction] = {}
-    for hands in assignments(evidence):
+    for n, hands in enumerate(assignments(evidence)):
+        if n >= limit:
+            raise FleeceError(f"more than {limit} possible deals: too many for the csp engine; "
+                              "use --engine fast")
         w = deal_count(problem, hands) * likelihood(problem.facts, hands)
         if w:
             vec = tuple(character_of(hands[s]) for s in problem.seats)
