@@ -25,6 +25,7 @@ from rules.woof.evidence import Evidence, Fact, deck_text, describe, fact_line
 from solver.woof.model import Posterior
 
 ENGINES = ("fast", "csp", "smt")
+DOG_NOTE = "the Dog's second target is an assumption (default shepherd; --dog-target)"
 
 EXPECTED_POINTS_ASSUMPTION = (
     "points only: early now scores 2 with probability p; waiting is valued as a final "
@@ -160,6 +161,7 @@ def _suggestion_json(sug: Suggestion | None, note: str | None) -> dict[str, Any]
         "error_risk": float(sug.error_risk),
         "advice": sug.advice,
         "assumption": EXPECTED_POINTS_ASSUMPTION,
+        "targets_note": DOG_NOTE if sug.character is Character.DOG else None,
         "alternatives": [
             {"picks": {t.value: p for t, p in zip(sug.targets, picks, strict=True)},
              "probability": float(q)}
@@ -295,6 +297,8 @@ def _render_suggestion(sug: Suggestion, exact: bool) -> Any:
         "  assumption: points only; waiting = a final suspicion with today's knowledge "
         "(never more than 1 point), so early is advised when 2p >= 1",
     ]
+    if sug.character is Character.DOG:
+        lines.append(f"  note: {DOG_NOTE}")
     return Text("\n".join(lines), style="bold green")
 
 
