@@ -370,6 +370,85 @@ def woof_solve(
         raise typer.Exit(1)
 
 
+# -- woof puzzle (solver/puzzles) --
+woof_puzzle_app = typer.Typer(help="Deduction puzzles from evidence files: generate, check.",
+                              no_args_is_help=True)
+woof_app.add_typer(woof_puzzle_app, name="puzzle")
+
+
+@woof_puzzle_app.command("generate")
+def woof_puzzle_generate(
+    out: str = typer.Option(..., "--out", help="Folder for NNN.txt, NNN.json, NNN.solution.txt."),
+    count: int = typer.Option(10, "--count", min=1, help="How many puzzles."),
+    grade: str = typer.Option("easy", "--grade", help="easy | medium | hard."),
+    seed: int = typer.Option(1, "--seed", help="Seed: the same seed gives the same puzzles."),
+    force: bool = typer.Option(False, "--force", help="Overwrite existing files."),
+) -> None:
+    """Generate unique, minimal Woof!! puzzles of one grade from simulated rounds."""
+    from pathlib import Path as _P
+
+    from solver.puzzles.formats import existing_outputs
+    from solver.puzzles.mutton import Grade
+    from solver.puzzles.woof import generate, puzzle_json, render_puzzle, render_solution
+
+    g = Grade.parse(grade)
+    taken = [] if force else existing_outputs(out, count, svg=False)
+    if taken:
+        raise FleeceError(f"{taken[0]}: already exists (use --force to overwrite)")
+    found = generate(count, g, seed)
+    for i, p in enumerate(found, start=1):
+        base = _P(out) / f"{i:03d}"
+        write_output(f"{base}.txt", render_puzzle(p), force=force)
+        write_output(f"{base}.json", puzzle_json(p), force=force)
+        write_output(f"{base}.solution.txt", render_solution(p), force=force)
+    typer.echo(f"wrote {len(found)} {g.label} Woof!! puzzles to {out}")
+
+
+@woof_puzzle_app.command("check")
+def woof_puzzle_check(
+    file: str = typer.Argument(..., help="Woof!! puzzle file (evidence with header) or JSON."),
+) -> None:
+    """Verify with z3 that the answer is unique and every fact needed; report the grade."""
+    from solver.puzzles.formats import solution_path
+    from solver.puzzles.woof import (
+        human_solve,
+        parse_puzzle,
+        question_text,
+        solution_answer,
+        z3_answer,
+    )
+
+    text, name = read_input(file)
+    ev, q, labelled, ident = parse_puzzle(text, name)
+    ans, redundant = z3_answer(ev, q)
+    ok = ans is not None and not redundant
+    typer.echo(f"{ident or name}: {question_text(q)}")
+    typer.echo(f"answer: {ans or 'no wolf'} (unique, z3)" if ans is not None
+               else "answer: NOT UNIQUE (z3)")
+    if ans is not None:
+        typer.echo("minimal: yes (every fact line is needed, z3)" if not redundant else
+                   "minimal: NO, not needed: " + ", ".join(
+                       f"fact {i + 1}" for i in redundant))
+        sol = human_solve(ev, q)
+        typer.echo(f"grade: {sol.grade.label if sol.grade else 'NOT SOLVABLE by the rules'}")
+        ok = ok and sol.grade is not None and labelled in (None, sol.grade)
+        if labelled is not None and labelled != sol.grade:
+            typer.echo(f"label: MISMATCH, the file says {labelled.label}")
+        sp = solution_path(file)
+        if file != "-" and Path(sp).exists():
+            claimed = solution_answer(read_input(sp)[0])
+            match = claimed == ans
+            typer.echo("solution file: answer matches" if match else
+                       f"solution file: MISMATCH, it says {claimed}")
+            ok = ok and match
+    typer.echo("result: " + ("ok" if ok else "FAILED"))
+    if not ok:
+        raise typer.Exit(1)
+
+
+# -- end woof puzzle --
+
+
 # ---- verify ----------------------------------------------------------------------------------
 
 

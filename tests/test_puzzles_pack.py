@@ -33,3 +33,23 @@ def test_mutton_pack_puzzle(path: Path) -> None:
     assert claimed == v.answer
     sol = human_solve(spec.chart, spec.wolves, spec.question, target=v.answer)
     assert sol.grade is spec.grade is Grade[path.parent.name.upper()]
+
+
+WOOF = sorted((ROOT / "woof").glob("*/[0-9][0-9][0-9].txt"))
+
+
+def test_woof_pack_has_ten_per_grade() -> None:
+    for g in Grade:
+        assert len(list((ROOT / "woof" / g.label).glob("[0-9][0-9][0-9].txt"))) == 10
+
+
+@pytest.mark.parametrize("path", WOOF, ids=lambda p: f"woof/{p.parent.name}/{p.name}")
+def test_woof_pack_puzzle(path: Path) -> None:
+    from solver.puzzles import woof
+
+    ev, q, grade, _ = woof.parse_puzzle(path.read_text(), str(path))
+    ans, redundant = woof.z3_answer(ev, q)
+    assert ans is not None and redundant == []
+    assert ans == woof.answer(ev, q)
+    assert woof.solution_answer(Path(solution_path(str(path))).read_text()) == ans
+    assert woof.human_solve(ev, q).grade is grade is Grade[path.parent.name.upper()]
