@@ -34,9 +34,10 @@ def build(animals: str, facts: Sequence[Fact]) -> Any:
             else:
                 prob.addConstraint(cs.MinSumConstraint(1), names)
         elif f.kind is Kind.COUNT:
+            if f.lo > f.hi or f.hi < 0 or f.lo > len(names):
+                prob.addConstraint(cs.FunctionConstraint(_never), list(animals[:1]))
+                continue
             if not names:
-                if not f.lo <= 0 <= f.hi:
-                    prob.addConstraint(cs.FunctionConstraint(_never), list(animals[:1]))
                 continue
             if f.lo == f.hi:
                 prob.addConstraint(cs.ExactSumConstraint(f.lo), names)

@@ -122,7 +122,9 @@ class _Deriver:
                 continue
             (c,) = cands
             others = sorted(f.animals - {c})
-            if row is not None:
+            if row is not None and not others:
+                text = f"{c} was the only runner in round {row.round}, so {c} killed {row.victim}"
+            elif row is not None:
                 text = (f"round {row.round}'s runners were {join_letters(f.animals)}; "
                         f"{self.sheep_phrase(others)}, so {c} killed {row.victim}")
             else:
@@ -150,6 +152,8 @@ class _Deriver:
 
     def _full_text(self, f: Fact, known: list[str]) -> str:
         if f.key == "wolves":
+            if f.hi == 1:
+                return f"the only wolf is known ({known[0]})"
             return f"all {f.hi} wolves are known ({join_letters(known)})"
         if f.key == "score":
             return (f"{f.text}, and the dead wolves are known "
@@ -205,9 +209,13 @@ class _Deriver:
         rounds = _rounds(pack)
         changed = False
         for a in rest:
-            text = (f"{rounds} need {r} different killers (no animal could have made two of "
-                    f"those kills), which uses up the {r} {_plural(['x'] * r, 'wolf', 'wolves')}"
-                    f" not yet known; {a} ran in none of those rounds")
+            if r == 1:
+                text = (f"the only wolf not yet known must be {rounds}'s killer, and {a} did "
+                        f"not run in {rounds}")
+            else:
+                text = (f"{rounds} need {r} different killers (no possible killer ran in two "
+                        f"of them), which uses up the {r} wolves not yet known; {a} ran in "
+                        "none of those rounds")
             changed |= self.add(a, False, "E4", text)
         return changed
 
@@ -221,15 +229,19 @@ class _Deriver:
             pack = self.packing(extra_sheep=frozenset(a))
             if len(pack) > r:
                 text = (f"if {a} were a sheep, {_rounds(pack)} would need "
-                        f"{len(pack)} different killers, but only {r} "
-                        f"{_plural(['x'] * r, 'wolf is', 'wolves are')} unknown")
+                        f"{len(pack)} different killers (no possible killer ran in two of "
+                        f"them), but only {r} {_plural(['x'] * r, 'wolf is', 'wolves are')} "
+                        "unknown")
                 changed |= self.add(a, True, "E5", text)
                 continue
             pack = self.packing(extra_wolves=frozenset(a))
             if len(pack) > r - 1:
-                text = (f"if {a} were a wolf, {_rounds(pack)} would still need "
-                        f"{len(pack)} different killers, but only {r - 1} "
-                        f"{_plural(['x'] * (r - 1), 'wolf', 'wolves')} would be left")
+                wolves = "wolf" if r == 2 else "wolves"
+                left = "no wolf" if r == 1 else f"only {r - 1} {wolves}"
+                need = ("a killer" if len(pack) == 1 else
+                        f"{len(pack)} different killers (no possible killer ran in two of them)")
+                text = (f"if {a} were a wolf, {_rounds(pack)} would still need {need}, but "
+                        f"{left} would be left")
                 changed |= self.add(a, False, "E5", text)
         return changed
 

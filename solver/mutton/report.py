@@ -186,7 +186,7 @@ def print_report(problem: Problem, solution: Solution, advice: Advice | None,
                       "These facts contradict each other (each one is needed for the "
                       "contradiction):")
         for i, f in enumerate(solution.core, 1):
-            console.print(f"  {i}. {f.text}  [dim]({f.key}; {f.clause})[/]")
+            console.print(f"  {i}. {f.text}  [dim]({f.key}; {f.clause})[/]", soft_wrap=True)
         console.print("A typo in the paste? Check these rows and marks, and the options "
                       "(--wolves, --no-reveal, --escaped).")
         return
@@ -229,13 +229,13 @@ def print_report(problem: Problem, solution: Solution, advice: Advice | None,
     if wolf_reasons:
         console.print("[bold]Certain wolves[/]")
         for r in wolf_reasons:
-            console.print(f"  [bold red]{r.letter}[/]: {r.text}")
+            console.print(f"  [bold red]{r.letter}[/]: {r.text}", soft_wrap=True)
     if known_wolves:
         console.print(f"Known wolves: {join_letters(known_wolves)} (top row)")
     if sheep_reasons:
         console.print("[bold]Cleared[/] (a wolf in no consistent set)")
         for r in sheep_reasons:
-            console.print(f"  {r.letter}: {r.text}")
+            console.print(f"  {r.letter}: {r.text}", soft_wrap=True)
     if not wolf_reasons and not sheep_reasons:
         console.print("No new certain fact beyond the top row.")
     if advice is not None and advice.best_shot is not None:
@@ -256,7 +256,8 @@ def print_advice(advice: Advice, console: Any) -> None:
         tie = (f"; tied with {join_letters(list(advice.tied[1:]))} "
                f"(tie rule: {advice.tie_rule})")
     console.print(f"  Best single shot: [bold]{advice.best_shot}[/] "
-                  f"(P(wolf) = {float(p):.3f}{' = ' + exact if exact else ''}){tie}")
+                  f"(P(wolf) = {float(p):.3f}{' = ' + exact if exact else ''}){tie}",
+                  soft_wrap=True)
     b = advice.berserk_set
     lo, hi = advice.living_wolves
     wolves = f"{lo}" if lo == hi else f"{lo} to {hi}"
@@ -268,7 +269,7 @@ def print_advice(advice: Advice, console: Any) -> None:
                 f"at most {advice.sheep_cost_worst} sheep, {float(exp):.2f} expected")
     console.print(f"  Berserk set: {', '.join(b)} ({len(b)} animal{'s' if len(b) != 1 else ''}"
                   f"; {wolves} living wolves among them): going berserk on it wins for sure "
-                  f"and costs {cost} (if berserk is allowed and unused, M13).")
+                  f"and costs {cost} (if berserk is allowed and unused, M13).", soft_wrap=True)
 
 
 # ---- the command -------------------------------------------------------------------------------
