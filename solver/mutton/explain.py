@@ -11,8 +11,10 @@ of the facts, so whatever it derives holds in every consistent set:
   as many such rounds as unknown wolves exist, every unknown wolf ran in one of them, so an
   animal that ran in none of them is cleared.
 - E5 what if: if assuming an animal is a sheep (or a wolf) leaves more separate rounds than
-  wolves to cover them, the assumption is impossible.
-- E6 fallback: "a wolf in every one (none) of the N consistent sets" (the engine's count).
+  wolves to cover them, or a single wolf to cover rounds that no animal ran in together, the
+  assumption is impossible.
+- E6 fallback: "a wolf in every one (none) of the N consistent sets" (the engine's count); with
+  a dictionary and few fitting words, the fitting letter sets are listed instead.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from solver.mutton.problem import Fact, Kind, Problem, join_letters
 from solver.mutton.solution import Solution
 
 MAX_PACKING_ROWS = 40  # exact maximum packing up to this many open rows, greedy above
+MAX_LISTED_WORDS = 12  # dictionary fallback reasons list the fitting words up to this many
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,8 @@ class _Deriver:
                 verb = _plural(group, f"was {key} as a sheep", f"were {key} as sheep")
                 parts.append(f"{names} {verb}")
             elif key == "pass":
-                parts.append(f"{names} {_plural(group, 'is', 'are')} no wolf (a Wolf pass)")
+                verb = _plural(group, "is not a wolf", "are not wolves")
+                parts.append(f"{names} {verb} (the Wolf's pass)")
             else:
                 parts.append(f"{names} {_plural(group, 'is', 'are')} cleared (above)")
         return "; ".join(parts)
@@ -171,19 +175,27 @@ class _Deriver:
                     " that can be one")
         return f"{f.text}, and only {join_letters(rest)} can be"
 
-    def packing(self, extra_sheep: frozenset[str] = frozenset(),
-                extra_wolves: frozenset[str] = frozenset()
-                ) -> list[tuple[Fact, ChartRow | None, frozenset[str]]]:
-        """A maximum set of open rows whose candidates are pairwise disjoint."""
+    def open_rows(self, extra_sheep: frozenset[str] = frozenset(),
+                  extra_wolves: frozenset[str] = frozenset()
+                  ) -> list[tuple[Fact, ChartRow | None, frozenset[str]]]:
+        """Rows without a known wolf, with their candidates (not known sheep); an empty row
+        is E2's business and left out."""
         wolves = self.wolves.keys() | extra_wolves
-        open_rows = []
+        out = []
         for f, row in self.rows:
             if f.animals & wolves:
                 continue
             cands = frozenset(a for a in f.animals
                               if a not in self.sheep and a not in extra_sheep)
-            if cands:  # an empty row is E2's business
-                open_rows.append((f, row, cands))
+            if cands:
+                out.append((f, row, cands))
+        return out
+
+    def packing(self, extra_sheep: frozenset[str] = frozenset(),
+                extra_wolves: frozenset[str] = frozenset()
+                ) -> list[tuple[Fact, ChartRow | None, frozenset[str]]]:
+        """A maximum set of open rows whose candidates are pairwise disjoint."""
+        open_rows = self.open_rows(extra_sheep, extra_wolves)
         # Rows containing another open row's candidates add nothing to a packing.
         open_rows.sort(key=lambda t: (len(t[2]), sorted(t[2])))
         minimal = [t for t in open_rows if not any(o[2] < t[2] for o in open_rows)]
@@ -234,6 +246,16 @@ class _Deriver:
                         "unknown")
                 changed |= self.add(a, True, "E5", text)
                 continue
+            if r == 2:
+                open_rows = self.open_rows(extra_wolves=frozenset(a))
+                common = frozenset.intersection(*(c for _, _, c in open_rows)) \
+                    if open_rows else frozenset()
+                if len(open_rows) >= 2 and not common:
+                    text = (f"if {a} were a wolf, the one wolf left would have run in each of "
+                            f"{_rounds(open_rows)}, and no animal that can be a wolf ran in all "
+                            "of them")
+                    changed |= self.add(a, False, "E5", text)
+                    continue
             pack = self.packing(extra_wolves=frozenset(a))
             if len(pack) > r - 1:
                 wolves = "wolf" if r == 2 else "wolves"
@@ -313,10 +335,22 @@ def reasons(problem: Problem, solution: Solution) -> list[Reason]:
     done = {r.letter for r in out}
     n = solution.count
     sets = f"{n} consistent wolf {'set' if n == 1 else 'sets'}"
+    words: list[str] = []
+    if n <= MAX_LISTED_WORDS and any(f.kind is Kind.WORDS for f in problem.facts):
+        from solver.mutton.fast import iter_sets
+
+        words = ["".join(sorted(w)) for w in iter_sets(problem.animals, problem.facts)]
     for a in problem.animals:
         if a in done:
             continue
-        if a in certain:
+        if words:
+            if a in certain:
+                out.append(Reason(a, True, "E6", f"every letter set of the word list that fits "
+                                                 f"the chart contains {a} ({', '.join(words)})"))
+            elif a in cleared:
+                out.append(Reason(a, False, "E6", f"no letter set of the word list that fits "
+                                                  f"the chart contains {a} ({', '.join(words)})"))
+        elif a in certain:
             out.append(Reason(a, True, "E6", f"a wolf in {'the' if n == 1 else 'every one of the'}"
                                              f" {sets}"))
         elif a in cleared:

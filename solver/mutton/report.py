@@ -33,7 +33,8 @@ def fraction_text(p: Fraction) -> str:
 
 
 def status_text(problem: Problem, letter: str) -> str:
-    """`alive`, `dead sheep (shot)`, `dead wolf (eaten r3)`, `dead (unrevealed)`, ..."""
+    """Short status for the table: `alive`, `sheep, shot`, `wolf, eaten r3`, `dead?, shot`
+    (identity not revealed), `escaped wolf`."""
     st = problem.status(letter)
     eaten = eaten_in(problem.chart)
     how = f"eaten r{eaten[letter]}" if letter in eaten else "shot"
@@ -42,8 +43,8 @@ def status_text(problem: Problem, letter: str) -> str:
     if st is Status.ESCAPED:
         return "escaped wolf"
     if st is Status.DEAD:
-        return f"dead, unrevealed ({how})"
-    return f"{st.value} ({how})"
+        return f"dead?, {how}"
+    return f"{'sheep' if st is Status.DEAD_SHEEP else 'wolf'}, {how}"
 
 
 def rounds_run(problem: Problem) -> dict[str, list[int]]:
@@ -175,12 +176,14 @@ def print_report(problem: Problem, solution: Solution, advice: Advice | None,
     reveal = "reveal" if problem.reveal else "no_reveal"
     src = {"record": "game record", "chart": "chart", "json": "JSON"}.get(problem.source,
                                                                           problem.source)
+    words = next((f for f in problem.facts if f.key == "dictionary"), None)
+    dictionary = f", {len(words.words or ())} dictionary words" if words is not None else ""
     console.print(f"[bold]Mutton {src}[/]: {len(problem.animals)} animals, {k} wolves, "
                   f"{reveal}, {len(chart.rows)} kill{'s' if len(chart.rows) != 1 else ''}"
-                  f"{', the Wolf passed this turn' if problem.passed else ''}; "
+                  f"{', the Wolf passed this turn' if problem.passed else ''}{dictionary}; "
                   f"engine {solution.engine}")
     for note in problem.notes:
-        console.print(f"note: {note}")
+        console.print(f"note: {note}", soft_wrap=True)
     if not solution.consistent:
         console.print(f"[bold red]Inconsistent:[/] no set of {k} wolves fits this chart. "
                       "These facts contradict each other (each one is needed for the "
@@ -197,8 +200,8 @@ def print_report(problem: Problem, solution: Solution, advice: Advice | None,
     show_model = model is not None and model.available
     table = Table(show_edge=False, header_style="bold")
     table.add_column("animal")
-    table.add_column("status")
-    table.add_column("rounds run")
+    table.add_column("status", no_wrap=True)
+    table.add_column("ran in rounds")
     table.add_column("P(wolf)", justify="right")
     table.add_column("exact", justify="right")
     if show_model:
@@ -216,15 +219,18 @@ def print_report(problem: Problem, solution: Solution, advice: Advice | None,
     console.print(table)
     if model is not None:
         if model.available:
-            console.print("Wolf model (records): a Wolf that picks a uniformly random legal "
-                          "kill and runner placement (see solver/mutton/model.py); "
-                          f"{model.sets} sets weighted by the record's likelihood.")
+            console.print("Wolf model: the record's likelihood if the Wolf picks a uniformly "
+                          "random legal kill and runner placement (solver/mutton/model.py), "
+                          f"over the {model.sets} consistent sets.", soft_wrap=True)
         else:
-            console.print(f"Wolf model: {model.skipped or 'the record is impossible under it'}")
+            console.print(f"Wolf model: {model.skipped or 'the record is impossible under it'}",
+                          soft_wrap=True)
     new_wolves = set(solution.new_certain_wolves)
     new_cleared = set(solution.new_cleared)
-    wolf_reasons = [r for r in why if r.wolf and r.letter in new_wolves]
-    sheep_reasons = [r for r in why if not r.wolf and r.letter in new_cleared]
+    wolf_reasons = sorted((r for r in why if r.wolf and r.letter in new_wolves),
+                          key=lambda r: r.letter)
+    sheep_reasons = sorted((r for r in why if not r.wolf and r.letter in new_cleared),
+                           key=lambda r: r.letter)
     known_wolves = [a for a in solution.certain_wolves if a not in new_wolves]
     if wolf_reasons:
         console.print("[bold]Certain wolves[/]")
@@ -241,7 +247,8 @@ def print_report(problem: Problem, solution: Solution, advice: Advice | None,
     if advice is not None and advice.best_shot is not None:
         print_advice(advice, console)
     if problem.board is not None:
-        console.print("[bold]Board[/] (shaded by P(wolf); right: tenths, W certain, - cleared)")
+        console.print("[bold]Board[/] (shaded by P(wolf); right: tenths, W certain, - cleared)",
+                      soft_wrap=True)
         for line in board_lines(problem, solution):
             console.print(line)
 
@@ -320,6 +327,6 @@ def run(text: str, name: str, *, wolves: int | None = None, no_reveal: bool = Fa
         if console is None:
             from rich.console import Console
 
-            console = Console(highlight=False)
+            console = Console(highlight=False, soft_wrap=True)
         print_report(problem, solution, adv, why, console)
     return 0 if solution.consistent else 1
