@@ -406,6 +406,8 @@ def test_json_chart_round_trip() -> None:
     assert solve(p2).count == 219
     p3 = problem_from_text(json.dumps({"record": RECORD}))
     assert p3.is_record
+    p4 = problem_from_text(json.dumps({"wolves": 5, "chart": c.to_json()}))  # puzzle files
+    assert p4.num_wolves == 5 and solve(p4).count > 219
 
 
 def test_json_errors() -> None:

@@ -169,6 +169,11 @@ class Problem:
         return self.chart.reveal
 
     @property
+    def escaped(self) -> frozenset[str]:
+        """Animals known to have escaped (wolves, M12)."""
+        return frozenset(self.chart.letters_with(Status.ESCAPED))
+
+    @property
     def board(self) -> BoardPicture | None:
         """The current board, when the paste or record gives it."""
         return self.chart.board
@@ -481,9 +486,10 @@ def problem_from_json(text: str, *, wolves: int | None = None, reveal: bool = Tr
                       escaped: str = "", dictionary: frozenset[frozenset[str]] | None = None,
                       passed: bool = False) -> Problem:
     """A problem from JSON: the object `fleece mutton chart --json` prints (`animals`,
-    `reveal`, `status`, `rows`, optional `board`, `score`, `to_beat`), or an object with a
-    `paste` string (a pbmserv chart) or a `record` string; optional keys `wolves`, `escaped`,
-    `passed` supply the options (command-line options win when given)."""
+    `reveal`, `status`, `rows`, optional `board`, `score`, `to_beat`), the same under a
+    `chart` key (puzzle files), or an object with a `paste` string (a pbmserv chart) or a
+    `record` string; optional keys `wolves`, `escaped`, `passed` supply the options
+    (command-line options win when given)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -506,6 +512,9 @@ def problem_from_json(text: str, *, wolves: int | None = None, reveal: bool = Tr
         if not isinstance(paste, str):
             raise ParseError("'paste' must be a string")
         chart = parse_chart(paste, reveal=rev)
+    elif isinstance(data.get("chart"), dict):  # e.g. a puzzle file: {"wolves": 4, "chart": ...}
+        inner = data["chart"]
+        chart = chart_from_json(inner, reveal=rev and bool(inner.get("reveal", True)))
     else:
         chart = chart_from_json(data, reveal=rev)
     return problem_from_chart(chart, 4 if k is None else k, escaped=esc, dictionary=dictionary,
