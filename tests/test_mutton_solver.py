@@ -292,6 +292,15 @@ def test_d4_too_many_dead_wolves() -> None:
     assert {f.key for f in s.core} == {"status A", "status B", "status C", "wolves"}
 
 
+def test_listing_engines_refuse_huge_charts() -> None:
+    p = problem_from_chart(chart("." * 26), 13)
+    assert count_sets(p) == comb(26, 13)
+    for e in ("csp", "smt"):
+        with pytest.raises(FleeceError, match="use --engine fast"):
+            solve(p, e)
+    assert solve(p).count == comb(26, 13)
+
+
 def test_wolves_option_range() -> None:
     with pytest.raises(FleeceError):
         problem_from_chart(chart("...."), 3)

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import islice
 
+from rules.errors import FleeceError
 from solver.mutton.advice import Advice
 from solver.mutton.advice import advise as _advise
 from solver.mutton.fast import count_facts, is_consistent, iter_sets
@@ -44,6 +45,7 @@ from solver.mutton.solution import ModelPosterior, Solution, minimal_core
 
 ENGINES = ("fast", "csp", "smt")
 MODEL_LIMIT = 200_000  # most consistent sets the Wolf-model posterior enumerates
+LIST_LIMIT = 200_000  # most consistent sets the csp and smt engines are asked to list
 
 __all__ = [
     "ENGINES",
@@ -67,12 +69,19 @@ __all__ = [
 
 
 def solve(problem: Problem, engine: str = "fast", *, model: bool | None = None,
-          model_limit: int = MODEL_LIMIT) -> Solution:
+          model_limit: int = MODEL_LIMIT, list_limit: int | None = LIST_LIMIT) -> Solution:
     """Count the consistent wolf sets and each animal's share with one engine.
 
     `model` asks for the Wolf-model posterior (default: for game records only); it enumerates
-    the consistent sets and is skipped above `model_limit` of them.
+    the consistent sets and is skipped above `model_limit` of them. The csp and smt engines
+    list every set: above `list_limit` sets (counted first by the fast engine) they refuse
+    with a FleeceError instead of running for minutes (None: no limit).
     """
+    if engine in ("csp", "smt") and list_limit is not None:
+        n = count_sets(problem)
+        if n > list_limit:
+            raise FleeceError(f"the {engine} engine lists every consistent set, and this chart "
+                              f"has {n}: more than {list_limit}; use --engine fast")
     if engine == "fast":
         animals = problem.animals
         facts = problem.facts
