@@ -117,6 +117,8 @@ class ZState:
     n_esc: Expr
     score: Expr
     hidden: Expr
+    concrete: bool = False
+    memo: dict[tuple[object, ...], Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def n(self) -> int:
@@ -191,6 +193,7 @@ class Concrete:
             bused=z3.BoolVal(self.berserk_used), n_alive=z3.IntVal(alive),
             n_dead=z3.IntVal(dead), n_esc=z3.IntVal(esc),
             score=z3.IntVal(dead_sheep + ESCAPE_BONUS * esc), hidden=z3.IntVal(hidden),
+            concrete=True,
         )
 
     @property
@@ -301,16 +304,32 @@ def dest_vars(n: int, tag: str) -> list[tuple[Expr, Expr]]:
 
 def runner(s: ZState, p: int, a: int) -> Expr:
     """Animal `a` must run when animal `p` dies: alive and next to it (M9, M17)."""
-    if a == p:
-        return z3.BoolVal(False)
-    return z3.And(s.alive(a), s.near(a, s.r[p], s.d[p]))
+    key = ("runner", p, a)
+    if key not in s.memo:
+        if a == p:
+            e = z3.BoolVal(False)
+        else:
+            e = z3.And(s.alive(a), s.near(a, s.r[p], s.d[p]))
+            if s.concrete:  # fold constants once, so formulas over a position stay small
+                e = z3.simplify(e)
+        s.memo[key] = e
+    return s.memo[key]
+
+
+def _blocks(s: ZState, p: int, b: int) -> Expr:
+    """Animal or corpse `b` occupies its cell during the strike on `p` (it does not run)."""
+    key = ("blocks", p, b)
+    if key not in s.memo:
+        e = z3.And(s.on[b], z3.Not(runner(s, p, b)))
+        s.memo[key] = z3.simplify(e) if s.concrete else e
+    return s.memo[key]
 
 
 def destination_ok(v: Variant, s: ZState, p: int, a: int, r: Expr, d: Expr) -> Expr:
     """Runner `a` may go to (r, d): on the board, not the dead animal's cell nor next to it,
     and no animal or corpse there except animals that run themselves (M9)."""
-    blocked = [z3.And(s.on[b], z3.Not(runner(s, p, b)), same_cell(s.r[b], s.d[b], r, d))
-               for b in range(s.n) if b != a]
+    blocked = [z3.And(_blocks(s, p, b), same_cell(s.r[b], s.d[b], r, d))
+               for b in range(s.n) if b != a and not (s.concrete and z3.is_false(_blocks(s, p, b)))]
     return z3.And(on_board(v.size, r, d), z3.Not(same_cell(r, d, s.r[p], s.d[p])),
                   z3.Not(adjacent(r, d, s.r[p], s.d[p])), z3.Not(z3.Or(blocked)))
 
@@ -318,23 +337,27 @@ def destination_ok(v: Variant, s: ZState, p: int, a: int, r: Expr, d: Expr) -> E
 def placement(v: Variant, s: ZState, p: int, dest: list[tuple[Expr, Expr]]) -> Expr:
     """Every runner gets an allowed destination and the destinations are distinct (M9-M10)."""
     parts = []
-    for a in range(s.n):
+    live = [a for a in range(s.n) if not (s.concrete and z3.is_false(runner(s, p, a)))]
+    for a in live:
         parts.append(z3.Implies(runner(s, p, a), destination_ok(v, s, p, a, *dest[a])))
-        for b in range(a + 1, s.n):
-            parts.append(z3.Implies(z3.And(runner(s, p, a), runner(s, p, b)),
-                                    z3.Not(same_cell(*dest[a], *dest[b]))))
+        for b in live:
+            if b > a:
+                parts.append(z3.Implies(z3.And(runner(s, p, a), runner(s, p, b)),
+                                        z3.Not(same_cell(*dest[a], *dest[b]))))
     return z3.And(parts)
 
 
 def kill_target(s: ZState, p: int) -> Expr:
     """Animal `p` is alive and next to a living wolf other than itself (M8)."""
-    return z3.And(s.alive(p), z3.Or([z3.And(s.wolf[a], s.alive(a), s.near(a, s.r[p], s.d[p]))
+    return z3.And(s.alive(p), z3.Or([z3.And(s.wolf[a], runner(s, p, a))
                                      for a in range(s.n) if a != p]))
 
 
 def _apply(s: ZState, deltas: dict[str, list[Expr]], **changes: Any) -> ZState:
     """A successor: the given fields changed, counters moved by the summed per-animal deltas."""
     fields = dict(s.__dict__)
+    fields["memo"] = {}
+    fields["concrete"] = False
     for c in COUNTERS:
         ds = deltas.get(c)
         if ds:
@@ -376,8 +399,7 @@ def kill_step(v: Variant, s: ZState, p: int, dest: list[tuple[Expr, Expr]]) -> S
 def lonely_wolf(s: ZState, p: int) -> Expr:
     """Animal `p` is a living wolf with no living neighbour (M12)."""
     return z3.And(s.wolf[p], s.alive(p),
-                  z3.Not(z3.Or([z3.And(s.alive(b), s.near(b, s.r[p], s.d[p]))
-                                for b in range(s.n) if b != p])))
+                  z3.Not(z3.Or([runner(s, p, b) for b in range(s.n) if b != p])))
 
 
 def escape_step(v: Variant, s: ZState, p: int) -> Step:
