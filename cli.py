@@ -452,5 +452,53 @@ def woof_puzzle_check(
 # ---- verify ----------------------------------------------------------------------------------
 
 
+@app.command("verify")
+def verify_cmd(
+    game: str = typer.Option("mutton", "--game", help="Game to verify (only mutton)."),
+    size: int = typer.Option(4, "--size", help="Board size 2..8 (M1)."),
+    sheep: int = typer.Option(26, "--sheep", help="Animals on the board, 2..26 (M4)."),
+    wolves: int = typer.Option(4, "--wolves", help="Wolves, 1..sheep/2 (M6)."),
+    remove: bool = typer.Option(False, "--remove/--no-remove", help="Corpses removed (M16)."),
+    shotgun: bool = typer.Option(False, "--shotgun", help="The Farmer has a shotgun (M17)."),
+    escape: bool = typer.Option(False, "--escape", help="Escape option (M12)."),
+    no_reveal: bool = typer.Option(False, "--no-reveal", help="Dead animals stay hidden (M18)."),
+    no_berserk: bool = typer.Option(False, "--no-berserk", help="No berserk volley (M13)."),
+    junit: str | None = typer.Option(None, "--junit", metavar="FILE", help="Write JUnit XML."),
+    report: str = typer.Option("reports", "--report", metavar="DIR",
+                               help="Directory for verification.md and verification.json."),
+    quick: bool = typer.Option(False, "--quick", help="Representative subset (CI, tests)."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing --junit FILE."),
+) -> None:
+    """Prove the rules' invariants with Z3, settle claims C1-C4, cross-check the Python model,
+    and write a report; exit 1 when any check has an unexpected outcome."""
+    if game.lower() != "mutton":
+        raise ParseError(f"--game: only 'mutton' can be verified, not '{game}'")
+    from rich.console import Console
+
+    from rules.errors import RulesError
+    from rules.mutton.options import RuleSet, Weapon
+    from verify.runner import VerifyConfig, run_verification, summary_table, write_reports
+
+    try:
+        rules = RuleSet(size=size, num_sheep=sheep, num_wolves=wolves, remove=remove,
+                        weapon=Weapon.SHOTGUN if shotgun else Weapon.RIFLE, escape=escape,
+                        reveal=not no_reveal, berserk=not no_berserk)
+    except RulesError as exc:
+        raise ParseError(str(exc)) from None
+    junit_path = Path(junit) if junit else None
+    if junit_path is not None and junit_path.exists() and not force:
+        raise FleeceError(f"{junit}: already exists (use --force to overwrite)")
+    console = Console(stderr=True)
+    rep = run_verification(VerifyConfig(rules=rules, quick=quick), progress=console.is_terminal)
+    write_reports(rep, Path(report), junit_path, force)
+    Console().print(summary_table(rep))
+    for r in rep.failures():
+        typer.echo(f"FAILED {r.ident}: {r.outcome}, expected {r.expected}: {r.detail}")
+    typer.echo(f"report: {Path(report) / 'verification.md'} (+ .json)"
+               + (f", JUnit: {junit}" if junit else ""))
+    if not rep.ok:
+        raise typer.Exit(1)
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -186,8 +186,9 @@ def results_for(variants: list[Variant], proofs: dict[StepKey, KeyOutcome]
             v0 = vs[0]
             out.append(CheckResult(
                 section="invariants", name=f"size{size}/{ob}",
-                title=f"{ob} is inductive on size {size} ({v0.num_sheep} animals, "
-                      f"{v0.num_wolves} wolves), {combos} option combinations",
+                title=f"{ob}: holds after every move from any invariant state, size {size} "
+                      f"({v0.num_sheep} animals, {v0.num_wolves} wolves), {combos} option "
+                      "combinations",
                 outcome=outcome, expected=PROVED, clauses=CLAUSES[ob],
                 detail=f"{len(rows)} move relations" + ("" if not failed else
                                                         "; failing: " + "; ".join(failed[:3])),
