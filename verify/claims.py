@@ -11,8 +11,8 @@ from verify.result import PROVED, REFUTED, CheckResult
 from verify.z3model import FARMER, OVER, Variant
 
 # The rulebook's recommended layout for size 4 with 26 animals (RULES.md M5), A..Z in order.
-SPARSE = ("a1 a2 a3 a4 b1 b3 b5 c1 c2 c5 c6 d1 d3 d5 d7 e2 e3 e6 e7 f3 f5 f7 g4 g5 g6 g7"
-          .split())
+_SPARSE_TEXT = "a1 a2 a3 a4 b1 b3 b5 c1 c2 c5 c6 d1 d3 d5 d7 e2 e3 e6 e7 f3 f5 f7 g4 g5 g6 g7"
+SPARSE = tuple(_SPARSE_TEXT.split(" "))
 ROWS = "abcdefghijklmno"
 
 

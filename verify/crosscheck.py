@@ -73,7 +73,7 @@ def to_concrete(state: GameState) -> Concrete:
 def _true(e: object) -> bool:
     import z3
 
-    return z3.is_true(z3.simplify(e))
+    return bool(z3.is_true(z3.simplify(e)))
 
 
 @dataclass
@@ -154,7 +154,7 @@ class PositionChecker:
 
     def check_wolf(self) -> None:
         """Kills, runners, free cells, legality, play() and passes in a Wolf phase."""
-        from verify.z3model import kill_step, kill_target, lonely_wolf
+        from verify.z3model import kill_target, lonely_wolf
 
         st = self.state
         n = self.conc.n
@@ -207,7 +207,6 @@ class PositionChecker:
             z_esc = {self.letter(p) for p in range(n) if _true(lonely_wolf(self.zs, p))}
             if set(st.escapes()) != z_esc:
                 self.fail(f"escapes: Python {st.escapes()}, Z3 {sorted(z_esc)}")
-        _ = kill_step
 
     def check_refusals(self, p: int, runners: set[int], free: set[tuple[int, int]]) -> None:
         """Kills the Z3 model forbids must be refused: a runner left out, a runner sent next
@@ -242,7 +241,7 @@ class PositionChecker:
                           ) -> None:
         """Positions, fates and corpses after a kill agree with the Z3 post-state."""
         conc = self.conc
-        exp_cells = []
+        exp_cells: list[tuple[int, int] | None] = []
         for a in range(conc.n):
             if a == p:
                 exp_cells.append(None)

@@ -180,8 +180,8 @@ def results_for(variants: list[Variant], proofs: dict[StepKey, KeyOutcome]
                         failed.append(f"{k.label()}: {ans} {cex}".strip())
             if not rows:
                 continue
-            outcome = PROVED if not failed else (REFUTED if any("sat" == f.split(": ")[1]
-                                                               .split()[0] for f in failed)
+            outcome = PROVED if not failed else (REFUTED if any(f.split(": ")[1]
+                                                               .split()[0] == "sat" for f in failed)
                                                  else FAILED)
             v0 = vs[0]
             out.append(CheckResult(

@@ -14,7 +14,16 @@ import random
 import time
 
 from rules.mutton.game import GameState, Phase
-from rules.mutton.moves import ChooseWolves, FarmerPass, Kill, Move, PlaceRandom, Run, Shoot, WolfPass
+from rules.mutton.moves import (
+    ChooseWolves,
+    FarmerPass,
+    Kill,
+    Move,
+    PlaceRandom,
+    Run,
+    Shoot,
+    WolfPass,
+)
 from rules.mutton.options import RuleSet
 from verify.result import FAILED, PROVED, REFUTED, CheckResult
 

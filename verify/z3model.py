@@ -64,7 +64,7 @@ class Variant:
 
 def board_cells(size: int) -> list[tuple[int, int]]:
     """All (row, diagonal) cells of a size-n board in reading order (M2)."""
-    out = []
+    out: list[tuple[int, int]] = []
     for r in range(2 * size - 1):
         lo, hi = (1, size + r) if r < size else (r - size + 2, 2 * size - 1)
         out.extend((r, d) for d in range(lo, hi + 1))
@@ -175,7 +175,6 @@ class Concrete:
 
     def to_z3(self) -> ZState:
         """The position as a constant `ZState` (counters computed from the animals)."""
-        n = len(self.cells)
         alive = sum(1 for s in self.status if s == ALIVE)
         dead = sum(1 for s in self.status if EATEN <= s <= DEVOURED)
         esc = sum(1 for s in self.status if s == ESCAPED)
