@@ -13,26 +13,22 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from fractions import Fraction
 from typing import Any
 
 from rules.errors import FleeceError
 from rules.woof.cards import Card, Hand, character_of
 from rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact, SawFact
 from solver.woof.model import (
-    CharVector,
     Posterior,
     Problem,
     ask_ok,
     compile_problem,
-    deal_count,
     deletion_core,
     hand_ok,
-    likelihood,
     look_weight,
+    posterior_from_assignments,
     saw_viewer_ok,
     saw_weight,
-    total_deals,
 )
 
 
@@ -97,18 +93,14 @@ LIMIT = 200_000
 def solve(evidence: Evidence, limit: int = LIMIT) -> Posterior:
     """Exact posterior by enumerating the CSP's solutions and weighing each; FleeceError when
     there are more than `limit` of them."""
-    problem = compile_problem(evidence)
-    weights: dict[CharVector, Fraction] = {}
-    for n, hands in enumerate(assignments(evidence)):
-        if n >= limit:
-            raise FleeceError(f"more than {limit} possible deals: too many for the csp engine; "
-                              "use --engine fast")
-        w = deal_count(problem, hands) * likelihood(problem.facts, hands)
-        if w:
-            vec = tuple(character_of(hands[s]) for s in problem.seats)
-            weights[vec] = weights.get(vec, Fraction(0)) + w
-    total = sum(weights.values(), Fraction(0))
-    return Posterior.from_weights(problem.seats, weights, total / total_deals(problem))
+    def bounded() -> Iterator[dict[int, Hand]]:
+        for n, hands in enumerate(assignments(evidence)):
+            if n >= limit:
+                raise FleeceError(f"more than {limit} possible deals: too many for the csp "
+                                  "engine; use --engine fast")
+            yield hands
+
+    return posterior_from_assignments(compile_problem(evidence), bounded())
 
 
 def consistent(evidence: Evidence) -> bool:

@@ -220,6 +220,20 @@ class Posterior:
         return out
 
 
+def posterior_from_assignments(problem: Problem, assignments: Iterable[Mapping[int, Hand]]
+                               ) -> Posterior:
+    """Weigh enumerated hand assignments (the csp and smt engines' models) by their physical-deal
+    count and evidence likelihood, and sum them into the exact posterior."""
+    weights: dict[CharVector, Fraction] = {}
+    for hands in assignments:
+        w = deal_count(problem, hands) * likelihood(problem.facts, hands)
+        if w:
+            vec = tuple(character_of(hands[s]) for s in problem.seats)
+            weights[vec] = weights.get(vec, Fraction(0)) + w
+    total = sum(weights.values(), Fraction(0))
+    return Posterior.from_weights(problem.seats, weights, total / total_deals(problem))
+
+
 def deck_factor(problem: Problem) -> int:
     """prod n_k! over card kinds (used to turn scaled weights into deal counts)."""
     return prod(factorial(n) for n in problem.counts)

@@ -12,19 +12,15 @@ physical-deal count and look likelihoods.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any
 
-from rules.woof.cards import CHARACTERS, Card, Character, Hand, Question, character_of, make_hand
+from rules.woof.cards import CHARACTERS, Card, Character, Hand, Question, make_hand
 from rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact
 from solver.woof.model import (
-    CharVector,
     Posterior,
     Problem,
     compile_problem,
-    deal_count,
-    likelihood,
-    total_deals,
+    posterior_from_assignments,
 )
 
 
@@ -215,12 +211,4 @@ def assignments(evidence: Evidence, limit: int = 200_000) -> list[dict[int, Hand
 
 def solve(evidence: Evidence) -> Posterior:
     """Exact posterior from the enumerated models."""
-    problem = compile_problem(evidence)
-    weights: dict[CharVector, Fraction] = {}
-    for hands in assignments(evidence):
-        w = deal_count(problem, hands) * likelihood(problem.facts, hands)
-        if w:
-            vec = tuple(character_of(hands[s]) for s in problem.seats)
-            weights[vec] = weights.get(vec, Fraction(0)) + w
-    total = sum(weights.values(), Fraction(0))
-    return Posterior.from_weights(problem.seats, weights, total / total_deals(problem))
+    return posterior_from_assignments(compile_problem(evidence), assignments(evidence))
