@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import time
 
+from rules.errors import IllegalMoveError
 from rules.mutton.game import GameState, Phase
 from rules.mutton.moves import (
     ChooseWolves,
@@ -76,7 +77,15 @@ def termination(rules: RuleSet, rank_proved: bool, rank_detail: str,
 
     t0 = time.perf_counter()
     n = rules.num_sheep
-    rounds, game = witness_game(rules, model=model)
+    try:
+        rounds, game = witness_game(rules, model=model)
+    except IllegalMoveError as exc:
+        return CheckResult(
+            section="termination", name=rules.to_options().replace(" ", ""),
+            title=f"M24: every game ends within {n} rounds ({rules.to_options()})",
+            outcome=FAILED, expected=PROVED, clauses=("M24",),
+            detail=f"the Python model refused a move it listed as legal: {exc}",
+            seconds=time.perf_counter() - t0)
     tight = rounds == n
     if not rank_proved:
         outcome = REFUTED
