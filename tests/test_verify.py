@@ -1,0 +1,235 @@
+"""Tests of the verifier: the Z3 model against the Python geometry, invariant proofs that
+can fail, M10 gaps, claims C1-C4, termination, the cross-check, reports, trace and CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+import z3
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from cli import app
+from rules.mutton.game import GameState, Phase
+from rules.mutton.geometry import Cell, board
+from rules.mutton.moves import ChooseWolves, PlaceCells
+from rules.mutton.options import RuleSet
+from rules.mutton.simulate import random_move
+from verify import claims, gaps, invariants, termination, trace
+from verify.crosscheck import PositionChecker, crosscheck, to_concrete
+from verify.report import Report, to_json, to_junit, to_markdown
+from verify.result import FAILED, PASSED, PROVED, REFUTED, CheckResult
+from verify.z3model import (
+    KILL,
+    Variant,
+    adjacent,
+    board_cells,
+    invariant,
+    obligations,
+    on_board,
+    one_step,
+    symbolic_state,
+)
+
+
+def test_m1_m2_m3_z3_geometry_matches_the_python_board() -> None:
+    """M1-M3: the Z3 model's cells, board test and adjacency equal rules.mutton.geometry."""
+    for size in range(2, 9):
+        b = board(size)
+        cells = board_cells(size)
+        assert cells == [(c.row, c.diag) for c in b.cells]
+        assert len(cells) == 3 * size * (size - 1) + 1
+        for r in range(-1, 2 * size + 1):
+            for d in range(-1, 2 * size + 1):
+                inside = z3.is_true(z3.simplify(on_board(size, z3.IntVal(r), z3.IntVal(d))))
+                assert inside == ((r, d) in cells)
+        for c in b.cells[:: max(1, len(b.cells) // 12)]:
+            near = {x for x in cells if z3.is_true(z3.simplify(adjacent(
+                z3.IntVal(c.row), z3.IntVal(c.diag), z3.IntVal(x[0]), z3.IntVal(x[1]))))}
+            assert near == {(n.row, n.diag) for n in b.neighbours(c)}
+
+
+def test_m8_m9_invariant_proofs_hold_for_a_size() -> None:
+    """The inductive proofs of every obligation go through for size 3 (M8, M9, M20)."""
+    base = invariants.sized(Variant(), 3)
+    keys = {k for v in invariants.option_combinations(base) for k in invariants.step_keys(v)}
+    assert len(keys) == 13
+    proofs = invariants.prove_all(keys, workers=1)
+    assert all(o.proved for o in proofs.values())
+    res = invariants.results_for(invariants.option_combinations(base), proofs)
+    assert {r.name.split("/")[1] for r in res} == set(invariants.OBLIGATIONS)
+    assert all(r.outcome == PROVED for r in res)
+
+
+def test_m20_invariant_prover_catches_a_broken_move() -> None:
+    """A kill that forgets to count its victim is caught: conservation and score are sat."""
+    v = Variant(size=3, num_sheep=8, num_wolves=2)
+    s = symbolic_state(v.num_sheep, "s")
+    step = one_step(v, s, KILL, "m")
+    step.post.n_alive = s.n_alive  # the bug: the victim stays counted as alive
+    step.deltas = {k: d for k, d in step.deltas.items() if k not in ("n_alive", "score")}
+    step.post.score = s.score
+    ob = obligations(v, s, step)
+    for name in ("conservation", "score"):
+        solver = z3.Solver()
+        solver.add(invariant(v, s), step.guard, z3.Not(ob[name]))
+        assert solver.check() == z3.sat, name
+
+
+@pytest.mark.parametrize(("size", "animals", "gap"), [
+    (2, 2, True), (2, 7, True), (3, 13, False), (3, 14, True), (3, 19, True), (4, 26, False),
+    (5, 26, False),
+])
+def test_m10_gap_exists_exactly_when_animals_exceed_cells_minus_six(size: int, animals: int,
+                                                                    gap: bool) -> None:
+    """M10: an unplaceable kill exists iff N > cells - 6, with and without remove, and every
+    round-one witness replays in the Python model."""
+    for remove in (False, True):
+        w = max(1, min(4, animals // 2))
+        found = gaps.find_gap(size, animals, w, remove, round_one=True)
+        assert (found is not None) == gap
+        assert (animals > 3 * size * (size - 1) + 1 - 6) == gap
+        if found is not None:
+            assert found.runners > found.free
+            assert gaps.replay_in_python(found, animals, w, remove) == ""
+        anywhere = gaps.find_gap(size, animals, w, remove, round_one=False)
+        assert (anywhere is not None) == gap
+
+
+def test_m10_default_game_is_free_and_the_shotgun_can_stall_small_boards() -> None:
+    """M10 for the default game is PROVED; the M14 shotgun stall exists on size 2 only."""
+    assert gaps.default_free().outcome == PROVED
+    assert gaps.shotgun_stall(2, 7, 3).outcome == REFUTED
+    assert gaps.shotgun_stall(4, 26, 4).outcome == PROVED
+
+
+def test_c1_c2_c3_claims_settle_as_expected() -> None:
+    """C1 and C2 PROVED, C3 precise PROVED and literal REFUTED (expected), with witnesses."""
+    res = {r.name: r for r in claims.c1_sparse() + claims.c2_c3(Variant(size=3, num_sheep=10))}
+    assert res["C1/sparse-first-kill"].outcome == PROVED
+    assert "3 animals run" in res["C1/sparse-first-kill"].witness
+    assert res["C1/packed-six"].outcome == PROVED
+    assert res["C2/berserk-once"].outcome == PROVED
+    assert res["C3/known-wolves"].outcome == PROVED
+    assert res["C3/wins-for-sure"].outcome == REFUTED and res["C3/wins-for-sure"].ok
+    assert all(r.ok for r in res.values())
+
+
+def test_c4_exact_expected_sheep_deaths() -> None:
+    """C4: with one wolf sniping costs k-1 like berserk; split suspects favour sniping; two
+    wolves favour berserk (exact fractions)."""
+    assert [claims.snipe(k, 1) for k in range(1, 7)] == [Fraction(k - 1) for k in range(1, 7)]
+    assert claims.snipe_split(3) == Fraction(4, 3)
+    assert claims.snipe(2, 2) == 1 and claims.snipe(3, 2) == Fraction(7, 3)
+    assert [r.outcome for r in claims.c4(8)] == [PROVED, PROVED, REFUTED]
+
+
+@pytest.mark.parametrize("rules", [RuleSet(), RuleSet(size=2, num_sheep=7, num_wolves=3)])
+def test_m24_witness_game_reaches_the_bound(rules: RuleSet) -> None:
+    """M24: the longest game has num_sheep rounds; the witness game replays to that length."""
+    rounds, game = termination.witness_game(rules)
+    assert rounds == rules.num_sheep
+    assert game is not None and game.over and game.round == rules.num_sheep
+    res = termination.termination(rules, True, "test")
+    assert res.outcome == PROVED and res.data["tight"] is True
+
+
+@settings(max_examples=8)
+@given(seed=st.integers(0, 10**6), which=st.sampled_from([
+    RuleSet(size=3, num_sheep=12, num_wolves=3),
+    RuleSet(size=2, num_sheep=6, num_wolves=2, remove=True, escape=True),
+    RuleSet(size=3, num_sheep=15, num_wolves=2, weapon=RuleSet().weapon.SHOTGUN),
+]))
+def test_m9_m10_python_and_z3_models_agree_on_random_positions(seed: int, which: RuleSet
+                                                              ) -> None:
+    """M8-M14: at every position of a random game both models allow the same moves."""
+    rng = random.Random(seed)
+    state = GameState.new(which)
+    while not state.over:
+        if state.phase in (Phase.WOLF, Phase.FARMER):
+            assert PositionChecker(state).run() == []
+        state = state.play(random_move(state, rng))
+
+
+def test_m9_crosscheck_sees_a_wrong_successor_position() -> None:
+    """The cross-check compares play() successors too: a model that forgets corpses fails."""
+    class ForgetsCorpses(GameState):
+        def _after_move(self) -> GameState:
+            from dataclasses import replace
+            return super(ForgetsCorpses, replace(self, corpses=frozenset()))._after_move()
+
+    res = crosscheck([RuleSet(size=3, num_sheep=12, num_wolves=3)], 10, model=ForgetsCorpses)
+    assert res[0].outcome == FAILED
+
+
+def test_to_concrete_refuses_a_position_with_too_many_corpses() -> None:
+    """A Python position with a corpse but no dead animal is not a Z3-model position."""
+    rules = RuleSet(size=2, num_sheep=4, num_wolves=2)
+    state = GameState.new(rules).play(PlaceCells(tuple(board(2).cells[:4])))
+    state = state.play(ChooseWolves("AB"))
+    from dataclasses import replace
+    bad = replace(state, corpses=frozenset({Cell(2, 3)}))
+    with pytest.raises(ValueError):
+        to_concrete(bad)
+
+
+def _report(ok: bool) -> Report:
+    res = [CheckResult("claims", "C1/x", "a claim", PROVED, PROVED, ("C1",), "fine"),
+           CheckResult("gaps", "g", "a <gap> & more", REFUTED, REFUTED, ("M10",), "known",
+                       "A=a1"),
+           CheckResult("crosscheck", "c", "cross", PASSED if ok else FAILED, PASSED, ("M9",),
+                       "d", "game 1: runners differ")]
+    return Report({"options": "-size=4", "mode": "quick", "model": "m", "z3": "4"}, res,
+                  trace.trace_table(res), 1.0)
+
+
+def test_reports_markdown_json_and_junit() -> None:
+    """The three report forms agree on the results; JUnit marks unexpected outcomes only."""
+    good, bad = _report(True), _report(False)
+    assert good.ok and not bad.ok
+    md = to_markdown(bad)
+    assert "1 FAILED" in md and "Traceability" in md and "Clauses nothing covers yet" in md
+    doc = json.loads(to_json(bad))
+    assert doc["ok"] is False and len(doc["results"]) == 3 and len(doc["trace"]) == 32
+    root = ET.fromstring(to_junit(bad))
+    assert root.get("failures") == "1"
+    failures = root.findall(".//failure")
+    assert len(failures) == 1 and "FAILED" in (failures[0].get("message") or "")
+    assert ET.fromstring(to_junit(good)).get("failures") == "0"
+
+
+def test_trace_table_covers_every_clause_id_and_scans_tests() -> None:
+    """Every M1-M28 and C1-C4 clause appears; test names and docstrings are scanned."""
+    assert trace.clause_ids("checks M9, m10 and C3 but not M99 or XM1") == {"M9", "M10", "C3"}
+    found = trace.scan_tests(Path(__file__).parent)
+    assert any("test_m10_gap" in t for t in found["M10"])
+    rows = trace.trace_table([])
+    assert [r.clause for r in rows][:3] == ["M1", "M2", "M3"] and len(rows) == 32
+    assert all(r.title for r in rows)
+
+
+def test_cli_verify_quick_writes_reports_and_refuses_to_clobber(tmp_path: Path) -> None:
+    """`fleece verify --quick` exits 0 with the report files; an existing --junit FILE needs
+    --force; bad options are one-line errors with status 2."""
+    runner = CliRunner()
+    rep = tmp_path / "rep"
+    junit = tmp_path / "junit.xml"
+    res = runner.invoke(app, ["verify", "--quick", "--report", str(rep), "--junit", str(junit)])
+    assert res.exit_code == 0, res.output
+    assert (rep / "verification.md").is_file() and (rep / "verification.json").is_file()
+    assert json.loads((rep / "verification.json").read_text())["ok"] is True
+    assert ET.parse(junit).getroot().get("failures") == "0"
+    cli = [sys.executable, str(Path(__file__).resolve().parent.parent / "cli.py"), "verify"]
+    for args in (["--quick", "--report", str(rep), "--junit", str(junit)], ["--size", "9"],
+                 ["--game", "woof"]):
+        done = subprocess.run(cli + args, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith("fleece: error: ") and done.stderr.count("\n") == 1
