@@ -99,3 +99,14 @@ def test_replay_stops_at_the_illegal_move() -> None:
 def test_bad_input_gives_one_line_and_status_2(args: list[str], stdin: str | None,
                                                 fragment: str) -> None:
     assert fragment in one_line_error(fleece(*args, stdin=stdin))
+
+
+def test_solve_with_an_escaped_wolf_off_the_board() -> None:
+    paste = (EX / "helppage.txt").read_text(encoding="utf-8").replace("U C Q R", "U C Q .")
+    # R escaped (3 points), so the paste's score line (5) would contradict it: drop it.
+    paste = paste.replace("Score: 5 (10 to beat).", "")
+    out = fleece("mutton", "solve", "-", "--escaped", "R", "--json", stdin=paste)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["certain_wolves"] == ["C", "R"]
+    assert data["probabilities"]["R"] == 1.0

@@ -126,3 +126,14 @@ def test_derived_charts_round_trip(rules: RuleSet, seed: int, stop: int) -> None
     assert again.rows == chart.rows and again.status == chart.status
     assert again.board == chart.board
     assert render_chart(again) == render_chart(chart)
+
+
+def test_escaped_wolf_printed_as_its_letter_but_off_the_board() -> None:
+    paste = EXAMPLE.replace("U C Q R", "U C Q .")  # R escaped: no longer on the board
+    with pytest.raises(ParseError, match="R alive in the Sheep row but missing"):
+        parse_chart(paste)
+    chart = parse_chart(paste, escaped="R")
+    assert chart.status_of("R") is Status.ESCAPED
+    assert chart.rows == REFERENCE.rows
+    with pytest.raises(ParseError, match="not in the Sheep row"):
+        parse_chart(paste, escaped="R?")

@@ -15,6 +15,7 @@ spaces are ignored. Anything else that does not fit is a ParseError naming line 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -180,10 +181,13 @@ _SHEEP_RE = re.compile(r"^\s*(sheep|animals?)\s*:", re.IGNORECASE)
 _ROUND_RE = re.compile(r"^\s*(round|r)\s*(\d+)\s*:", re.IGNORECASE)
 
 
-def parse_chart(text: str, *, reveal: bool = True) -> Chart:
+def parse_chart(text: str, *, reveal: bool = True, escaped: Iterable[str] = ()) -> Chart:
     """Read a pasted chart (optionally preceded by a board diagram and a score line).
 
     `reveal=False` reads `x` as "dead, identity unknown" (the server's no_reveal option).
+    `escaped` names wolves known to have escaped (M12): the server's text may still print
+    their letters in the Sheep row, but they are not on the board; such letters are read as
+    escaped (letters shown dead keep their mark).
     """
     lines = text.splitlines()
     board_rows: list[tuple[int, str]] = []
@@ -223,6 +227,13 @@ def parse_chart(text: str, *, reveal: bool = True) -> Chart:
         raise ParseError("no 'Sheep   :' row found: the chart starts with the row of animals",
                          line=len(lines) or None)
     animals, status, columns = _parse_sheep_row(*sheep, reveal=reveal)
+    for a in sorted(set(escaped)):
+        if a not in animals:
+            raise ParseError(f"escaped animal {a!r} is not in the Sheep row "
+                             f"({animals[0]}..{animals[-1]})", line=sheep[0])
+        i = animals.index(a)
+        if status[i] is Status.ALIVE:  # a dead mark is left for the caller to judge
+            status[i] = Status.ESCAPED
     rows = _parse_rounds(round_lines, animals, status, columns)
     pic = parse_board(board_rows) if board_rows else None
     if pic is not None:

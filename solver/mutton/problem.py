@@ -439,7 +439,7 @@ def problem_from_text(text: str, wolves: int | None = None, *, reveal: bool = Tr
     if kind == "json":
         return problem_from_json(text, wolves=wolves, reveal=reveal, escaped=escaped,
                                  dictionary=dictionary, passed=passed)
-    chart = parse_chart(text, reveal=reveal)
+    chart = parse_chart(text, reveal=reveal, escaped=escaped)
     return problem_from_chart(chart, 4 if wolves is None else wolves, escaped=escaped,
                               dictionary=dictionary, passed=passed)
 
