@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import random
 import shutil
-import statistics
 import subprocess
 import sys
 import time
@@ -34,22 +33,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from timing import median_time  # noqa: E402
+
 from rules.mutton.chart import Chart, farmer_chart, render_chart, render_paste  # noqa: E402
 from rules.mutton.game import GameState  # noqa: E402
 from rules.mutton.options import RuleSet  # noqa: E402
 from rules.mutton.simulate import FarmerPolicy, random_move  # noqa: E402
 from solver.mutton import Problem, problem_from_chart, solve  # noqa: E402
-
-
-def median_time(fn: Callable[[], object], runs: int) -> float:
-    """Median wall time of `runs` calls (one untimed warm-up call first)."""
-    fn()
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def fleece_command() -> list[str]:
@@ -81,7 +71,7 @@ def heaviest_chart() -> tuple[Chart, int]:
             continue
         chart = farmer_chart(top)
         problem = problem_from_chart(chart, 13)
-        t = min(median_time(lambda p=problem: solve(p), 1) for _ in range(2))
+        t = min(median_time(lambda p=problem: solve(p), 1, warmup=True) for _ in range(2))
         if best is None or t > best[0]:
             best = (t, chart, seed)
     assert best is not None, "no 13-wolf game reached 20 kills"
@@ -117,8 +107,8 @@ def main() -> int:
         subprocess.run([*cmd, *extra], check=False, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL, cwd=ROOT)
 
-    t_help = median_time(lambda: run_cli("mutton", "solve", helppage), runs)
-    t_floor = median_time(lambda: run_cli("--help"), runs)
+    t_help = median_time(lambda: run_cli("mutton", "solve", helppage), runs, warmup=True)
+    t_floor = median_time(lambda: run_cli("--help"), runs, warmup=True)
     rows.append(("help page, `fleece mutton solve` (wall, subprocess)", "fast", t_help, runs,
                  f"target < 0.5 s; `fleece --help` alone: {t_floor:.3f} s"))
 
@@ -126,7 +116,7 @@ def main() -> int:
     heavy, seed = heaviest_chart()
     hp: Problem = problem_from_chart(heavy, 13)
     sol = solve(hp)
-    t_heavy = median_time(lambda: solve(hp), runs)
+    t_heavy = median_time(lambda: solve(hp), runs, warmup=True)
     rows.append((f"heaviest: 26 animals, 13 wolves, no_reveal, {len(heavy.rows)} kills "
                  f"(seed {seed})", "fast", t_heavy, runs,
                  f"{sol.count} sets, every probability; target < 0.1 s"))
@@ -139,7 +129,7 @@ def main() -> int:
     for engine, n in (("fast", runs), ("csp", slow_runs), ("smt", slow_runs)):
         s = solve(sp, engine)
         counts[engine] = (s.count, s.wolf_counts)
-        times[engine] = median_time(lambda e=engine: solve(sp, e), n) if n > 1 else \
+        times[engine] = median_time(lambda e=engine: solve(sp, e), n, warmup=True) if n > 1 else \
             _once(lambda e=engine: solve(sp, e))
         rows.append((f"6 wolves, {s.count} consistent sets", engine, times[engine], n,
                      "" if engine == "fast" else

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from timing import median_time
 
 from rules.woof.evidence import Evidence, evidence_from_round
 from rules.woof.round import Table
@@ -52,16 +52,6 @@ def engine(name: str) -> Callable[[Evidence], Posterior]:
     from solver.woof import smt
 
     return smt.solve
-
-
-def median_time(fn: Callable[[], object], runs: int) -> float:
-    """Median wall time of `runs` calls."""
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def main() -> None:
