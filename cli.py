@@ -136,43 +136,9 @@ def mutton_board(
     sheep: int = typer.Option(26, "--sheep", help="Number of animals (2..26)."),
 ) -> None:
     """Print a starting board in pbmserv style."""
-    from rules.mutton.game import GameState
-    from rules.mutton.moves import PlaceCells, Placement, PlaceRandom, PlaceSparse, parse_move
-    from rules.mutton.options import RuleSet
+    from rules.mutton.summary import starting_board
 
-    rules = _as_input_error(lambda: RuleSet(size=size, num_sheep=sheep, num_wolves=1),
-                            "--size/--sheep")
-    kind = layout.strip() or ("sparse" if (size, sheep) == (4, 26) else "random")
-    move: Placement
-    if kind.lower() == "sparse":
-        move = PlaceSparse()
-    elif kind.lower() == "random":
-        move = PlaceRandom(seed)
-    else:
-        try:
-            parsed = parse_move(kind, GameState.new(rules).board, None)
-        except ParseError as exc:
-            raise ParseError(f"--layout, column {exc.column}: {exc.message}") from None
-        if not isinstance(parsed, PlaceCells):
-            raise ParseError(f"--layout: '{kind}' is not sparse, random or a cell list")
-        move = parsed
-    state = _as_input_error(lambda: GameState.new(rules).play(move), "--layout")
-    from rules.mutton.chart import farmer_chart
-    from rules.mutton.diagram import render_board
-
-    pic = farmer_chart(state).board
-    assert pic is not None
-    typer.echo(render_board(pic.size, pic.animals, pic.corpses))
-
-
-def _as_input_error(action: Any, where: str) -> Any:
-    """Run `action`; a rules error caused by user-given options becomes an input error."""
-    from rules.errors import IllegalMoveError, RulesError
-
-    try:
-        return action()
-    except (IllegalMoveError, RulesError) as exc:
-        raise ParseError(f"{where}: {exc}") from None
+    typer.echo(starting_board(size, sheep, layout, seed))
 
 
 @mutton_app.command("replay")
@@ -184,8 +150,8 @@ def mutton_replay(
 
     Stops at the first illegal move with its line number and the reason (exit status 2).
     """
-    from rules.mutton.chart import farmer_chart, render_paste
     from rules.mutton.record import parse_record, replay
+    from rules.mutton.summary import match_json, match_text
 
     text, name = read_input(record)
     try:
@@ -195,36 +161,9 @@ def mutton_replay(
     if as_json:
         import json
 
-        out = []
-        for i, g in enumerate(match.games):
-            chart = farmer_chart(g).to_json()
-            chart.update(
-                game=i + 1, wolf_player=match.wolf_of(i), over=g.over, round=g.round,
-                wolves=sorted(g.wolves), score=g.score,
-                fates={a: f.value for a, f in zip(g.letters, g.fates, strict=True)},
-            )
-            out.append(chart)
-        typer.echo(json.dumps({"rules": match.rules.to_options(), "games": out,
-                               "totals": match.totals(), "over": match.over,
-                               "winner": match.winner()}, indent=2))
-        return
-    for i, g in enumerate(match.games):
-        if len(match.games) > 1 or match.number_of_games > 1:
-            typer.echo(f"Game {i + 1} (Wolf: {match.wolf_of(i)})")
-        chart = farmer_chart(g)
-        to_beat = match.games[0].score if i == 1 else (
-            match.rules.quick_play - 1 if match.rules.quick_play is not None else None)
-        from dataclasses import replace as _replace
-
-        typer.echo(render_paste(_replace(chart, to_beat=to_beat)), nl=False)
-        state = "over" if g.over else f"in progress, round {g.round}, {g.to_move.value} to move" \
-            if g.to_move else "in progress"
-        extra = " (stalled: the Farmer had no legal shot)" if g.stalled else ""
-        typer.echo(f"Wolves: {', '.join(sorted(g.wolves)) or '-'}; game {state}{extra}.\n")
-    if match.over:
-        totals = ", ".join(f"{p} {s}" for p, s in match.totals().items())
-        winner = match.winner()
-        typer.echo(f"Match over: {totals}; " + (f"{winner} wins." if winner else "a draw."))
+        typer.echo(json.dumps(match_json(match), indent=2))
+    else:
+        typer.echo(match_text(match), nl=False)
 
 
 @mutton_app.command("chart")

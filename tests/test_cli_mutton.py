@@ -69,11 +69,19 @@ def test_replay_match_record() -> None:
     assert data["games"][1]["score"] == 20
 
 
-@pytest.mark.parametrize("name", ["quick-shotgun.rec", "no-reveal-escape.rec"])
-def test_replay_other_examples(name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "ending"),
+    [
+        ("quick-shotgun.rec", "Quick play: the Wolf (Player 1) scored 18, needing 11; "
+                              "Player 1 wins."),
+        ("no-reveal-escape.rec", "game in progress, round 5, Wolf to move."),
+    ],
+)
+def test_replay_other_examples(name: str, ending: str) -> None:
     out = fleece("mutton", "replay", str(EX / name))
     assert out.returncode == 0, out.stderr
     assert "Sheep   :" in out.stdout
+    assert out.stdout.strip().endswith(ending)
 
 
 def test_replay_stops_at_the_illegal_move() -> None:

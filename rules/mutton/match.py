@@ -70,11 +70,13 @@ class Match:
             out[self.wolf_of(i)] += g.score
         return out
 
-    def to_beat(self) -> int | None:
-        """What the current Wolf must exceed: game 1's score in game 2, target-1 in quick play."""
+    def to_beat(self, game: int | None = None) -> int | None:
+        """What the Wolf of `game` (0-based; default the current one) must exceed: game 1's
+        score in game 2, the target minus one in quick play, nothing in game 1 of a match."""
+        index = len(self.games) - 1 if game is None else game
         if self.rules.quick_play is not None:
             return self.rules.quick_play - 1
-        if len(self.games) == 2:
+        if index == 1:
             return self.games[0].score
         return None
 
