@@ -158,3 +158,17 @@ def test_count_matches_enumeration_from_sparse() -> None:
     assert s.count_legal_moves() == sum(1 for _ in s.legal_moves())
     # Hand-checkable: every legal kill from the sparse layout has 10 free cells or fewer.
     assert sum(k.placements for k in s.legal_kills()) == s.count_legal_moves()
+
+
+@pytest.mark.parametrize(
+    ("wolves", "moves"),
+    [("DEHI", 3438), ("ABCD", 3102), ("MNUZ", 3504), ("FJRV", 4788)],
+)
+def test_m8_m9_perft_counts_from_sparse(wolves: str, moves: int) -> None:
+    """Golden first-move counts (perft depth 1). The sparse layout leaves 11 empty cells
+    (b2 b4 c3 c4 d2 d4 d6 e4 e5 f4 f6); a kill of a victim with r runners and f of those cells
+    away from it has f!/(f-r)! placements. For DEHI by hand: A (2 runners, 10 free) 90; C, E, G,
+    H (3, 10) 720 each; I (3, 8) 336; L (2, 10) 90; M (2, 7) 42; total 3438."""
+    state = GameState.new().play(PlaceSparse()).play(ChooseWolves(wolves))
+    assert state.count_legal_moves() == moves
+    assert sum(1 for _ in state.legal_moves()) == moves
