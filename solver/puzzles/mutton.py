@@ -17,10 +17,11 @@ from enum import Enum, IntEnum
 from math import comb
 
 from rules.errors import FleeceError
-from rules.mutton.chart import Chart, ChartRow, Status, farmer_chart
+from rules.mutton.chart import Chart, ChartRow, Status, farmer_chart, render_chart
 from rules.mutton.game import GameState, Phase
 from rules.mutton.options import RuleSet
 from rules.mutton.simulate import random_move
+from solver.puzzles.pool import collect
 
 # ---- vocabulary -------------------------------------------------------------------------------
 
@@ -698,40 +699,10 @@ def generate(count: int, grade: Grade, question: Question | None, seed: int,
     rules = rules or RuleSet()
     limit = max_attempts if max_attempts is not None else max(2000, 400 * count)
     jobs = ((rules, grade, question, f"{seed}:{i}") for i in range(limit))
-    found: list[MuttonPuzzle] = []
-    seen: set[str] = set()
-    tried = 0
-
-    def take(p: MuttonPuzzle | None) -> bool:
-        nonlocal tried
-        tried += 1
-        if p is not None:
-            from rules.mutton.chart import render_chart
-            key = render_chart(p.chart) + p.question.value
-            if key not in seen:
-                seen.add(key)
-                found.append(replace(p, ident=f"mutton-{grade.label}-{len(found) + 1:03d}"))
-        if progress is not None:
-            progress(len(found), tried)
-        return len(found) >= count
-
-    if workers <= 1:
-        for job in jobs:
-            if take(_attempt_job(job)):
-                break
-    else:
-        from concurrent.futures import ProcessPoolExecutor
-        from itertools import islice
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            done = False
-            while not done:
-                batch = list(islice(jobs, workers * 4))
-                if not batch:
-                    break
-                for p in pool.map(_attempt_job, batch):
-                    if take(p):
-                        done = True
-                        break
+    found, tried = collect(
+        _attempt_job, jobs, count, workers=workers, progress=progress,
+        key=lambda p: render_chart(p.chart) + p.question.value,
+        named=lambda p, n: replace(p, ident=f"mutton-{grade.label}-{n:03d}"))
     if len(found) < count:
         raise FleeceError(f"only {len(found)} {grade.label} puzzles found in {tried} attempts")
     return found

@@ -32,6 +32,7 @@ from rules.woof.evidence import (
 from rules.woof.round import Table
 from rules.woof.simulate import simulate_round
 from solver.puzzles.mutton import Grade
+from solver.puzzles.pool import collect
 
 Hand = tuple[Card, Card]
 WOLVES = 0  # question code: who are the wolves? (a seat number n >= 1 asks "what is seat n?")
@@ -287,23 +288,25 @@ def attempt(grade: Grade, seed: str) -> WoofPuzzle | None:
 
 def generate(count: int, grade: Grade, seed: int,
              progress: Callable[[int, int], None] | None = None,
-             max_attempts: int | None = None) -> list[WoofPuzzle]:
-    """`count` distinct Woof puzzles of `grade`; attempt i uses seed `"{seed}:{i}"`."""
+             max_attempts: int | None = None, workers: int = 1) -> list[WoofPuzzle]:
+    """`count` distinct Woof puzzles of `grade`. Attempt i uses seed `"{seed}:{i}"` and results
+    are taken in attempt order, so the output does not depend on `workers` (processes, see
+    `solver.puzzles.pool`). `progress(found, attempts)` is called after each attempt."""
     limit = max_attempts if max_attempts is not None else max(2000, 400 * count)
-    found: list[WoofPuzzle] = []
-    seen: set[str] = set()
-    for i in range(limit):
-        p = attempt(grade, f"{seed}:{i}")
-        if p is not None:
-            key = format_evidence(p.evidence) + str(p.question)
-            if key not in seen:
-                seen.add(key)
-                found.append(replace(p, ident=f"woof-{grade.label}-{len(found) + 1:03d}"))
-        if progress is not None:
-            progress(len(found), i + 1)
-        if len(found) >= count:
-            return found
-    raise FleeceError(f"only {len(found)} {grade.label} Woof puzzles found in {limit} attempts")
+    jobs = ((grade, f"{seed}:{i}") for i in range(limit))
+    found, _ = collect(
+        _attempt_job, jobs, count, workers=workers, progress=progress,
+        key=lambda p: format_evidence(p.evidence) + str(p.question),
+        named=lambda p, n: replace(p, ident=f"woof-{grade.label}-{n:03d}"))
+    if len(found) < count:
+        raise FleeceError(f"only {len(found)} {grade.label} Woof puzzles found in {limit} "
+                          "attempts")
+    return found
+
+
+def _attempt_job(job: tuple[Grade, str]) -> WoofPuzzle | None:
+    """`attempt` on one picklable job, for the process pool."""
+    return attempt(*job)
 
 
 # ---- files ----------------------------------------------------------------------------------
