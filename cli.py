@@ -321,6 +321,8 @@ def woof_puzzle_generate(
     count: int = typer.Option(10, "--count", min=1, help="How many puzzles."),
     grade: str = typer.Option("easy", "--grade", help="easy | medium | hard."),
     seed: int = typer.Option(1, "--seed", help="Seed: the same seed gives the same puzzles."),
+    workers: int = typer.Option(
+        1, "--workers", min=1, help="Processes to use (same puzzles whatever N)."),
     force: bool = typer.Option(False, "--force", help="Overwrite existing files."),
 ) -> None:
     """Generate unique, minimal Woof!! puzzles of one grade from simulated rounds."""
@@ -328,13 +330,15 @@ def woof_puzzle_generate(
 
     from solver.puzzles.formats import existing_outputs
     from solver.puzzles.mutton import Grade
+    from solver.puzzles.pool import progress_bar
     from solver.puzzles.woof import generate, puzzle_json, render_puzzle, render_solution
 
     g = Grade.parse(grade)
     taken = [] if force else existing_outputs(out, count, svg=False)
     if taken:
         raise FleeceError(f"{taken[0]}: already exists (use --force to overwrite)")
-    found = generate(count, g, seed)
+    with progress_bar(f"{g.label} Woof!! puzzles", count, "rounds") as progress:
+        found = generate(count, g, seed, progress=progress, workers=workers)
     for i, p in enumerate(found, start=1):
         base = _P(out) / f"{i:03d}"
         write_output(f"{base}.txt", render_puzzle(p), force=force)
