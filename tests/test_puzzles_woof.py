@@ -1,5 +1,6 @@
 """Woof!! puzzles: the rule-limited solver never rules out a possible character, generated
-puzzles are unique, minimal and graded, and the CLI check fails on a broken puzzle."""
+puzzles are unique, minimal and graded, the same seed gives the same puzzles whatever the number
+of worker processes (library and CLI), and the CLI check fails on a broken puzzle."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -60,3 +62,45 @@ def test_woof_cli_check_fails_on_a_broken_puzzle(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "cli", "woof", "puzzle", "check", str(src)],
                           cwd=root, capture_output=True, text=True, check=False)
     assert proc.returncode == 0 and "result: ok" in proc.stdout
+
+
+def test_same_seed_same_puzzles_with_one_or_two_workers() -> None:
+    one = woof.generate(2, Grade.EASY, seed=4)
+    two = woof.generate(2, Grade.EASY, seed=4, workers=2)
+    assert two == one  # evidence, question, answer, grade and id
+    assert [p.ident for p in one] == ["woof-easy-001", "woof-easy-002"]
+    assert len({woof.render_puzzle(p) for p in one}) == 2
+
+
+def _odd(n: int) -> int | None:
+    """A stand-in attempt: |n| for odd n, no puzzle for even n (module level: picklable)."""
+    return abs(n) if n % 2 else None
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_pool_takes_results_in_job_order_and_stops(workers: int) -> None:
+    from solver.puzzles.pool import collect
+
+    ticks: list[tuple[int, int]] = []
+    found, tried = collect(_odd, [-3, 2, 3, 5, -5, 7, 9, 11], 3, workers=workers, key=str,
+                           named=lambda p, n: p * 10 + n,
+                           progress=lambda f, t: ticks.append((f, t)))
+    assert (found, tried) == ([31, 52, 73], 6)  # 2 gives nothing; 3 and -5 repeat 3 and 5
+    assert ticks == [(1, 1), (1, 2), (1, 3), (2, 4), (2, 5), (3, 6)]
+
+
+def test_cli_generate_with_workers(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parent.parent
+    out = tmp_path / "pack"
+    proc = subprocess.run([sys.executable, "-m", "cli", "woof", "puzzle", "generate", "--count",
+                           "2", "--grade", "easy", "--seed", "4", "--workers", "2", "--out",
+                           str(out)], cwd=root, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "wrote 2 easy Woof!! puzzles" in proc.stdout
+    for i, p in enumerate(woof.generate(2, Grade.EASY, seed=4), start=1):
+        assert (out / f"{i:03d}.txt").read_text() == woof.render_puzzle(p)
+        assert (out / f"{i:03d}.solution.txt").read_text() == woof.render_solution(p)
+    proc = subprocess.run([sys.executable, "-m", "cli", "woof", "puzzle", "generate", "--count",
+                           "1", "--workers", "0", "--out", str(tmp_path / "x")], cwd=root,
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 2
