@@ -211,12 +211,10 @@ def mutton_puzzle_generate(
     force: bool = typer.Option(False, "--force", help="Overwrite existing files."),
 ) -> None:
     """Generate unique, minimal puzzles of one grade from simulated games."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
     from rules.mutton.options import RuleSet
     from solver.puzzles.formats import existing_outputs, write_pack
     from solver.puzzles.mutton import Grade, Question, generate
+    from solver.puzzles.pool import progress_bar
 
     g = Grade.parse(grade)
     if question not in ("all", "certain", "any"):
@@ -226,13 +224,8 @@ def mutton_puzzle_generate(
     taken = [] if force else existing_outputs(out, count, svg=svg)
     if taken:
         raise FleeceError(f"{taken[0]}: already exists (use --force to overwrite)")
-    console = Console(stderr=True)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("{task.fields[tries]} games"), console=console, transient=True,
-                  disable=not console.is_terminal) as bar:
-        task = bar.add_task(f"{g.label} puzzles", total=count, tries=0)
-        found = generate(count, g, q, seed, rules, workers,
-                         progress=lambda n, t: bar.update(task, completed=n, tries=t))
+    with progress_bar(f"{g.label} puzzles", count, "games") as progress:
+        found = generate(count, g, q, seed, rules, workers, progress=progress)
     paths = write_pack(found, out, force=force, svg=svg, write=write_output)
     typer.echo(f"wrote {len(paths)} {g.label} puzzles to {out}")
 
