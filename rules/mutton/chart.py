@@ -83,10 +83,6 @@ class Chart:
         """The status of one animal."""
         return self.status[self.animals.index(letter)]
 
-    def with_letters(self, letters: set[str] | frozenset[str], st: Status) -> list[str]:
-        """Sorted letters among `letters` having status `st`."""
-        return sorted(a for a in letters if self.status_of(a) is st)
-
     def letters_with(self, *statuses: Status) -> list[str]:
         """Animals whose status is one of `statuses`, in chart order."""
         return [a for a, s in zip(self.animals, self.status, strict=True) if s in statuses]
@@ -131,11 +127,7 @@ def farmer_chart(state: GameState) -> Chart:
         else:
             status.append(Status.DEAD_WOLF if a in state.wolves else Status.DEAD_SHEEP)
     rows = tuple(ChartRow(k.round, k.victim, k.runners) for k in state.kills)
-    pic = BoardPicture(
-        state.rules.size,
-        {a: c for a, c in zip(state.letters, state.positions, strict=True) if c is not None},
-        state.corpses,
-    )
+    pic = BoardPicture(state.rules.size, state.animal_cells(), state.corpses)
     return Chart(state.letters, tuple(status), rows, reveal=state.rules.reveal, board=pic,
                  score=state.score)
 

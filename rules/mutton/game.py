@@ -154,9 +154,13 @@ class GameState:
         """Letters of the living animals."""
         return tuple(a for a, f in zip(self.letters, self.fates, strict=True) if f is Fate.ALIVE)
 
+    def animal_cells(self) -> dict[str, Cell]:
+        """Map of animal letter -> cell, for the animals on the board."""
+        return {a: c for a, c in zip(self.letters, self.positions, strict=True) if c is not None}
+
     def occupant(self) -> dict[Cell, str]:
         """Map of occupied cell -> animal letter."""
-        return {c: a for a, c in zip(self.letters, self.positions, strict=True) if c is not None}
+        return {c: a for a, c in self.animal_cells().items()}
 
     def hidden_wolves(self) -> frozenset[str]:
         """Wolves alive on the board (M19: the game ends when there are none)."""
@@ -251,18 +255,16 @@ class GameState:
         """Kills whose runners can all be placed (M10), in letter order of the victim."""
         return [k for k in self.kill_candidates() if len(k.runners) <= len(k.free_cells)]
 
+    def isolated_animals(self) -> frozenset[str]:
+        """Living animals with no living neighbour (the ones that could escape, M12)."""
+        occ = self.occupant()
+        return frozenset(a for c, a in occ.items() if not self._living_neighbours(c, occ))
+
     def escapes(self) -> list[str]:
         """Hidden wolves with no living neighbour, when the escape option is on (M12)."""
         if self.phase is not Phase.WOLF or not self.rules.escape:
             return []
-        occ = self.occupant()
-        out = []
-        for w in sorted(self.hidden_wolves()):
-            cell = self.positions[self.index(w)]
-            assert cell is not None
-            if not self._living_neighbours(cell, occ):
-                out.append(w)
-        return out
+        return sorted(self.hidden_wolves() & self.isolated_animals())
 
     # ---- Farmer moves (M13-M17) ----------------------------------------------------------
 

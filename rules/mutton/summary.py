@@ -41,8 +41,7 @@ def starting_board(size: int, sheep: int, layout: str = "", seed: int = 0) -> st
         placed = state.play(move)
     except IllegalMoveError as exc:
         raise ParseError(f"--layout: {exc}") from None
-    animals = {a: c for a, c in zip(placed.letters, placed.positions, strict=True) if c}
-    return render_board(size, animals)
+    return render_board(size, placed.animal_cells())
 
 
 def _game_state_line(g: GameState) -> str:

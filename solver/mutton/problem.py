@@ -331,19 +331,6 @@ def kill_options(state: GameState) -> tuple[KillOption, ...]:
     return tuple(out)
 
 
-def isolated_animals(state: GameState) -> frozenset[str]:
-    """Living animals with no living neighbour (those that could escape, M12)."""
-    occ = state.occupant()
-    b = state.board
-    out = set()
-    for a in state.living():
-        cell = state.position(a)
-        assert cell is not None
-        if not any(n in occ for n in b.neighbours(cell)):
-            out.add(a)
-    return frozenset(out)
-
-
 def state_from_chart(chart: Chart) -> GameState:
     """A rules-model position equivalent to the chart's board (living animals on their cells,
     corpses), for the legality of kills. Needs the board."""

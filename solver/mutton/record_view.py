@@ -22,7 +22,6 @@ from solver.mutton.problem import (
     Problem,
     WolfTurn,
     _check_wolves,
-    isolated_animals,
     kill_options,
 )
 
@@ -35,7 +34,7 @@ def wolf_turns(start: GameState, final: GameState) -> tuple[WolfTurn, ...]:
         if state.phase is Phase.WOLF:
             options = kill_options(state)
             alive = frozenset(state.living())
-            isolated = isolated_animals(state)
+            isolated = state.isolated_animals()
             if isinstance(move, Kill):
                 turns.append(WolfTurn(state.round, "kill", move.victim, options, alive,
                                       isolated, state.rules.escape))
