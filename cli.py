@@ -15,7 +15,7 @@ from typing import Any
 
 import typer
 
-from rules.errors import FleeceError, ParseError
+from fleece.rules.errors import FleeceError, ParseError
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
@@ -65,7 +65,7 @@ def read_input(path: str) -> tuple[str, str]:
 
 def write_output(path: str, text: str, *, force: bool) -> None:
     """Write a file atomically (temporary file then rename); refuse to overwrite without force."""
-    from rules.io import atomic_write
+    from fleece.rules.io import atomic_write
 
     atomic_write(Path(path), text, overwrite=force)
 
@@ -108,7 +108,7 @@ def mutton_solve(
 ) -> None:
     """Exact deductions from a Farmer's chart: consistent wolf sets, P(wolf) of each animal,
     certain facts with reasons, advice. Exit status 1 when the chart is inconsistent."""
-    from solver.mutton.report import run
+    from fleece.solver.mutton.report import run
 
     text, name = read_input(file)
     words = read_input(dictionary)[0] if dictionary is not None else None
@@ -136,7 +136,7 @@ def mutton_board(
     sheep: int = typer.Option(26, "--sheep", help="Number of animals (2..26)."),
 ) -> None:
     """Print a starting board in pbmserv style."""
-    from rules.mutton.summary import starting_board
+    from fleece.rules.mutton.summary import starting_board
 
     typer.echo(starting_board(size, sheep, layout, seed))
 
@@ -150,8 +150,8 @@ def mutton_replay(
 
     Stops at the first illegal move with its line number and the reason (exit status 2).
     """
-    from rules.mutton.record import parse_record, replay
-    from rules.mutton.summary import match_json, match_text
+    from fleece.rules.mutton.record import parse_record, replay
+    from fleece.rules.mutton.summary import match_json, match_text
 
     text, name = read_input(record)
     try:
@@ -174,7 +174,7 @@ def mutton_chart(
         False, "--no-reveal", help="Read 'x' as 'dead, identity unknown' (server -no_reveal)."),
 ) -> None:
     """Read a pasted tracking chart and print it back normalized (or as JSON)."""
-    from rules.mutton.chart import parse_chart, render_paste
+    from fleece.rules.mutton.chart import parse_chart, render_paste
 
     text, name = read_input(file)
     try:
@@ -211,10 +211,10 @@ def mutton_puzzle_generate(
     force: bool = typer.Option(False, "--force", help="Overwrite existing files."),
 ) -> None:
     """Generate unique, minimal puzzles of one grade from simulated games."""
-    from rules.mutton.options import RuleSet
-    from solver.puzzles.formats import existing_outputs, write_pack
-    from solver.puzzles.mutton import Grade, Question, generate
-    from solver.puzzles.pool import progress_bar
+    from fleece.rules.mutton.options import RuleSet
+    from fleece.solver.puzzles.formats import existing_outputs, write_pack
+    from fleece.solver.puzzles.mutton import Grade, Question, generate
+    from fleece.solver.puzzles.pool import progress_bar
 
     g = Grade.parse(grade)
     if question not in ("all", "certain", "any"):
@@ -238,8 +238,8 @@ def mutton_puzzle_check(
     as_json: bool = typer.Option(False, "--json", help="Print the verdict as JSON."),
 ) -> None:
     """Verify with z3 that the answer is unique and every clue needed; report the grade."""
-    from solver.puzzles.check import check_puzzle
-    from solver.puzzles.formats import parse_puzzle, parse_solution_answer, solution_path
+    from fleece.solver.puzzles.check import check_puzzle
+    from fleece.solver.puzzles.formats import parse_puzzle, parse_solution_answer, solution_path
 
     text, name = read_input(file)
     spec = parse_puzzle(text, name)
@@ -282,8 +282,8 @@ def woof_solve(
 
     Contradictory evidence is a result: a minimal set of contradicting lines, exit status 1.
     """
-    from rules.woof.evidence import load_evidence
-    from solver.woof.report import ENGINES, analyse, render
+    from fleece.rules.woof.evidence import load_evidence
+    from fleece.solver.woof.report import ENGINES, analyse, render
 
     if engine not in ENGINES:
         raise FleeceError(f"--engine {engine}: choose one of {', '.join(ENGINES)}")
@@ -321,10 +321,10 @@ def woof_puzzle_generate(
     """Generate unique, minimal Woof!! puzzles of one grade from simulated rounds."""
     from pathlib import Path as _P
 
-    from solver.puzzles.formats import existing_outputs
-    from solver.puzzles.mutton import Grade
-    from solver.puzzles.pool import progress_bar
-    from solver.puzzles.woof import generate, puzzle_json, render_puzzle, render_solution
+    from fleece.solver.puzzles.formats import existing_outputs
+    from fleece.solver.puzzles.mutton import Grade
+    from fleece.solver.puzzles.pool import progress_bar
+    from fleece.solver.puzzles.woof import generate, puzzle_json, render_puzzle, render_solution
 
     g = Grade.parse(grade)
     taken = [] if force else existing_outputs(out, count, svg=False)
@@ -345,8 +345,8 @@ def woof_puzzle_check(
     file: str = typer.Argument(..., help="Woof!! puzzle file (evidence with header) or JSON."),
 ) -> None:
     """Verify with z3 that the answer is unique and every fact needed; report the grade."""
-    from solver.puzzles.formats import solution_path
-    from solver.puzzles.woof import (
+    from fleece.solver.puzzles.formats import solution_path
+    from fleece.solver.puzzles.woof import (
         human_solve,
         parse_puzzle,
         question_text,
@@ -411,9 +411,9 @@ def verify_cmd(
         raise ParseError(f"--game: only 'mutton' can be verified, not '{game}'")
     from rich.console import Console
 
-    from rules.errors import RulesError
-    from rules.mutton.options import RuleSet, Weapon
-    from verify.runner import VerifyConfig, run_verification, summary_table, write_reports
+    from fleece.rules.errors import RulesError
+    from fleece.rules.mutton.options import RuleSet, Weapon
+    from fleece.verify.runner import VerifyConfig, run_verification, summary_table, write_reports
 
     try:
         rules = RuleSet(size=size, num_sheep=sheep, num_wolves=wolves, remove=remove,

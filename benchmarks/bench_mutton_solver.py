@@ -35,11 +35,11 @@ sys.path.insert(0, str(ROOT))
 
 from timing import median_time  # noqa: E402
 
-from rules.mutton.chart import Chart, farmer_chart, render_chart, render_paste  # noqa: E402
-from rules.mutton.game import GameState  # noqa: E402
-from rules.mutton.options import RuleSet  # noqa: E402
-from rules.mutton.simulate import FarmerPolicy, random_move  # noqa: E402
-from solver.mutton import Problem, problem_from_chart, solve  # noqa: E402
+from fleece.rules.mutton.chart import Chart, farmer_chart, render_chart, render_paste  # noqa: E402
+from fleece.rules.mutton.game import GameState  # noqa: E402
+from fleece.rules.mutton.options import RuleSet  # noqa: E402
+from fleece.rules.mutton.simulate import FarmerPolicy, random_move  # noqa: E402
+from fleece.solver.mutton import Problem, problem_from_chart, solve  # noqa: E402
 
 
 def fleece_command() -> list[str]:
@@ -51,7 +51,7 @@ def fleece_command() -> list[str]:
     found = shutil.which("fleece")
     if found:
         return [found]
-    code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from cli import app; app()"
+    code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from fleece.cli import app; app()"
     return [sys.executable, "-c", code]
 
 

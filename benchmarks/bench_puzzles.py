@@ -13,8 +13,8 @@ import argparse
 import time
 from collections.abc import Callable
 
-from solver.puzzles.check import z3_verify
-from solver.puzzles.mutton import Grade, Question, generate
+from fleece.solver.puzzles.check import z3_verify
+from fleece.solver.puzzles.mutton import Grade, Question, generate
 
 PARALLEL_GRADE = Grade.MEDIUM  # the Woof!! grade also timed with two worker processes
 
@@ -55,7 +55,7 @@ def mutton_rows(count: int, seed: int) -> None:
 
 def woof_rows(count: int, seed: int) -> None:
     """Woof!! rows: every grade on one core (questions mixed), and one grade with 2 workers."""
-    from solver.puzzles import woof
+    from fleece.solver.puzzles import woof
 
     def run(grade: Grade, workers: int) -> list[str]:
         tries, seen = _counter()

@@ -10,8 +10,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.mutton.options import RuleSet
-from verify.runner import ALL_SECTIONS, VerifyConfig, run_verification
+from fleece.rules.mutton.options import RuleSet
+from fleece.verify.runner import ALL_SECTIONS, VerifyConfig, run_verification
 
 LIMITS = {"quick": 20.0, "full": 120.0}
 

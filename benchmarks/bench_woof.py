@@ -21,10 +21,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from timing import median_time
 
-from rules.woof.evidence import Evidence, evidence_from_round
-from rules.woof.round import Table
-from rules.woof.simulate import simulate_round
-from solver.woof.model import Posterior
+from fleece.rules.woof.evidence import Evidence, evidence_from_round
+from fleece.rules.woof.round import Table
+from fleece.rules.woof.simulate import simulate_round
+from fleece.solver.woof.model import Posterior
 
 LINES = 20
 
@@ -42,14 +42,14 @@ def scenario(seed: int, p_ask: float, me: int | None = 1) -> Evidence:
 def engine(name: str) -> Callable[[Evidence], Posterior]:
     """The solve function of an engine."""
     if name == "fast":
-        from solver.woof import fast
+        from fleece.solver.woof import fast
 
         return fast.solve
     if name == "csp":
-        from solver.woof import csp
+        from fleece.solver.woof import csp
 
         return csp.solve
-    from solver.woof import smt
+    from fleece.solver.woof import smt
 
     return smt.solve
 

@@ -6,7 +6,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from rules.errors import FleeceError
+from fleece.rules.errors import FleeceError
 
 
 def atomic_write(path: Path, text: str, *, overwrite: bool = False) -> None:

@@ -15,7 +15,7 @@ EX = ROOT / "examples" / "mutton"
 
 
 def fleece(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "cli", *args], cwd=ROOT, input=stdin,
+    return subprocess.run([sys.executable, "-m", "fleece", *args], cwd=ROOT, input=stdin,
                           capture_output=True, text=True, timeout=60)
 
 

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.errors import ParseError
-from rules.mutton.chart import Status, farmer_chart, parse_chart, render_chart, render_paste
-from rules.mutton.options import RuleSet, Weapon
-from rules.mutton.simulate import random_move
+from fleece.rules.errors import ParseError
+from fleece.rules.mutton.chart import Status, farmer_chart, parse_chart, render_chart, render_paste
+from fleece.rules.mutton.options import RuleSet, Weapon
+from fleece.rules.mutton.simulate import random_move
 
 EXAMPLE = (Path(__file__).resolve().parent.parent / "examples" / "mutton" /
            "helppage.txt").read_text(encoding="utf-8")
@@ -113,7 +113,7 @@ option_sets = st.builds(
 
 @given(option_sets, st.integers(0, 2**32 - 1), st.integers(0, 40))
 def test_derived_charts_round_trip(rules: RuleSet, seed: int, stop: int) -> None:
-    from rules.mutton.game import GameState
+    from fleece.rules.mutton.game import GameState
 
     rng = random.Random(seed)
     state = GameState.new(rules)

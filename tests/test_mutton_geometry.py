@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.errors import ParseError, RulesError
-from rules.mutton.geometry import Board, Cell, board
+from fleece.rules.errors import ParseError, RulesError
+from fleece.rules.mutton.geometry import Board, Cell, board
 
 
 @pytest.mark.parametrize("size", range(2, 9))

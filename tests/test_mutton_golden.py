@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from rules.mutton.chart import ChartRow, Status, parse_chart, render_chart
-from rules.mutton.diagram import normalize_spaces, render_board
-from rules.mutton.game import GameState, Phase
-from rules.mutton.geometry import board
-from rules.mutton.layout import sparse_layout
-from rules.mutton.moves import (
+from fleece.rules.mutton.chart import ChartRow, Status, parse_chart, render_chart
+from fleece.rules.mutton.diagram import normalize_spaces, render_board
+from fleece.rules.mutton.game import GameState, Phase
+from fleece.rules.mutton.geometry import board
+from fleece.rules.mutton.layout import sparse_layout
+from fleece.rules.mutton.moves import (
     ChooseWolves,
     FarmerPass,
     Kill,
@@ -23,7 +23,7 @@ from rules.mutton.moves import (
     Shoot,
     WolfPass,
 )
-from rules.mutton.options import ALPHABET, RuleSet
+from fleece.rules.mutton.options import ALPHABET, RuleSet
 
 ROOT = Path(__file__).resolve().parent.parent
 HELP_PAGE = ROOT.parent / "shared" / "seeds" / "001_639a77a0fa3209e1.txt"

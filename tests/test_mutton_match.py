@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.errors import IllegalMoveError
-from rules.mutton.chart import Status, farmer_chart
-from rules.mutton.game import Fate, GameState
-from rules.mutton.match import Match
-from rules.mutton.moves import (
+from fleece.rules.errors import IllegalMoveError
+from fleece.rules.mutton.chart import Status, farmer_chart
+from fleece.rules.mutton.game import Fate, GameState
+from fleece.rules.mutton.match import Match
+from fleece.rules.mutton.moves import (
     ChooseWolves,
     FarmerPass,
     PlaceCells,
@@ -22,8 +22,8 @@ from rules.mutton.moves import (
     Shoot,
     WolfPass,
 )
-from rules.mutton.options import RuleSet
-from rules.mutton.simulate import FarmerPolicy, random_game, random_move
+from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.simulate import FarmerPolicy, random_game, random_move
 
 
 def _short_game(rules: RuleSet, wolves: str, shots: str) -> GameState:

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.errors import ParseError, RulesError
-from rules.mutton.geometry import board
-from rules.mutton.moves import (
+from fleece.rules.errors import ParseError, RulesError
+from fleece.rules.mutton.geometry import board
+from fleece.rules.mutton.moves import (
     Berserk,
     ChooseWolves,
     Escape,
@@ -27,7 +27,7 @@ from rules.mutton.moves import (
     format_move,
     parse_move,
 )
-from rules.mutton.options import RuleSet, Weapon, load_dictionary, parse_options
+from fleece.rules.mutton.options import RuleSet, Weapon, load_dictionary, parse_options
 
 B = board(8)
 letters = st.sampled_from("ABCDEFGHIJKLMNOPQRSTUVWXYZ")

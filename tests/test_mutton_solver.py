@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from rules.errors import FleeceError, ParseError
-from rules.mutton.chart import Chart, ChartRow, Status, parse_chart, render_paste
-from rules.mutton.options import load_dictionary
-from solver.mutton import (
+from fleece.rules.errors import FleeceError, ParseError
+from fleece.rules.mutton.chart import Chart, ChartRow, Status, parse_chart, render_paste
+from fleece.rules.mutton.options import load_dictionary
+from fleece.solver.mutton import (
     ENGINES,
     Kind,
     advise,
@@ -27,9 +27,9 @@ from solver.mutton import (
     problem_from_text,
     solve,
 )
-from solver.mutton.explain import derive
-from solver.mutton.fast import brute_force
-from solver.mutton.model import likelihood
+from fleece.solver.mutton.explain import derive
+from fleece.solver.mutton.fast import brute_force
+from fleece.solver.mutton.model import likelihood
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "mutton"
 HELP = (EXAMPLES / "helppage.txt").read_text()
@@ -230,8 +230,8 @@ def _board_chart(cells: dict[str, str], size: int, status: str,
     """A chart with a board, written out as a paste and read back by the pbmserv reader."""
     from dataclasses import replace
 
-    from rules.mutton.diagram import BoardPicture
-    from rules.mutton.geometry import board
+    from fleece.rules.mutton.diagram import BoardPicture
+    from fleece.rules.mutton.geometry import board
 
     b = board(size)
     pic = BoardPicture(size, {a: b.cell(c) for a, c in cells.items()},
@@ -270,7 +270,7 @@ def brute_from_rules(problem) -> int:  # type: ignore[no-untyped-def]
     """Count sets of K living... by the rules model: a pass is legal iff no legal kill."""
     from dataclasses import replace
 
-    from solver.mutton.problem import state_from_chart
+    from fleece.solver.mutton.problem import state_from_chart
 
     state = state_from_chart(problem.chart)
     n = 0

@@ -15,7 +15,7 @@ HELP = str(EX / "helppage.txt")
 
 
 def fleece(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "cli", *args], cwd=ROOT, input=stdin,
+    return subprocess.run([sys.executable, "-m", "fleece", *args], cwd=ROOT, input=stdin,
                           capture_output=True, text=True, timeout=120)
 
 
@@ -148,7 +148,7 @@ def test_fast_path_imports_neither_z3_nor_constraint() -> None:
     code = (
         "import sys\n"
         f"sys.argv = ['fleece', 'mutton', 'solve', {HELP!r}]\n"
-        "import cli\n"
+        "import fleece.cli as cli\n"
         "try:\n    cli.app()\nexcept SystemExit:\n    pass\n"
         "sys.stderr.write(f\"MODULES {'z3' in sys.modules} {'constraint' in sys.modules}\\n\")\n"
     )

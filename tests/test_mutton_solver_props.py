@@ -21,13 +21,13 @@ from itertools import combinations
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from rules.mutton.chart import Chart, ChartRow, Status, farmer_chart
-from rules.mutton.game import GameState, Phase
-from rules.mutton.moves import WolfPass
-from rules.mutton.options import ALPHABET, RuleSet, Weapon
-from rules.mutton.record import format_record
-from rules.mutton.simulate import FarmerPolicy, random_move
-from solver.mutton import (
+from fleece.rules.mutton.chart import Chart, ChartRow, Status, farmer_chart
+from fleece.rules.mutton.game import GameState, Phase
+from fleece.rules.mutton.moves import WolfPass
+from fleece.rules.mutton.options import ALPHABET, RuleSet, Weapon
+from fleece.rules.mutton.record import format_record
+from fleece.rules.mutton.simulate import FarmerPolicy, random_move
+from fleece.solver.mutton import (
     ENGINES,
     Problem,
     advise,
@@ -36,10 +36,10 @@ from solver.mutton import (
     problem_from_record,
     solve,
 )
-from solver.mutton.explain import derive, reasons
-from solver.mutton.fast import brute_force, count_facts, is_consistent
-from solver.mutton.model import likelihood
-from solver.mutton.problem import state_from_chart
+from fleece.solver.mutton.explain import derive, reasons
+from fleece.solver.mutton.fast import brute_force, count_facts, is_consistent
+from fleece.solver.mutton.model import likelihood
+from fleece.solver.mutton.problem import state_from_chart
 
 # ---- an independent reading of the chart --------------------------------------------------------
 

@@ -17,12 +17,12 @@ from hypothesis import event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from rules.errors import IllegalMoveError
-from rules.mutton.chart import Status, farmer_chart
-from rules.mutton.game import Fate, GameState, Phase
-from rules.mutton.geometry import board
-from rules.mutton.match import Match
-from rules.mutton.moves import (
+from fleece.rules.errors import IllegalMoveError
+from fleece.rules.mutton.chart import Status, farmer_chart
+from fleece.rules.mutton.game import Fate, GameState, Phase
+from fleece.rules.mutton.geometry import board
+from fleece.rules.mutton.match import Match
+from fleece.rules.mutton.moves import (
     Berserk,
     Escape,
     FarmerPass,
@@ -33,9 +33,9 @@ from rules.mutton.moves import (
     Shoot,
     WolfPass,
 )
-from rules.mutton.options import QUICK_PLAY_TARGET, RuleSet, Weapon
-from rules.mutton.record import match_record, replay_text
-from rules.mutton.simulate import FarmerPolicy, random_move
+from fleece.rules.mutton.options import QUICK_PLAY_TARGET, RuleSet, Weapon
+from fleece.rules.mutton.record import match_record, replay_text
+from fleece.rules.mutton.simulate import FarmerPolicy, random_move
 
 
 @st.composite

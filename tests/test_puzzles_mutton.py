@@ -14,19 +14,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from cli import app
-from rules.errors import ParseError
-from rules.mutton.chart import Chart, parse_chart, render_chart
-from rules.mutton.options import RuleSet
-from solver.puzzles.check import z3_verify
-from solver.puzzles.formats import (
+from fleece.cli import app
+from fleece.rules.errors import ParseError
+from fleece.rules.mutton.chart import Chart, parse_chart, render_chart
+from fleece.rules.mutton.options import RuleSet
+from fleece.solver.puzzles.check import z3_verify
+from fleece.solver.puzzles.formats import (
     parse_puzzle,
     parse_solution_answer,
     puzzle_json,
     render_puzzle,
     render_solution,
 )
-from solver.puzzles.mutton import (
+from fleece.solver.puzzles.mutton import (
     Grade,
     Masks,
     Question,
@@ -65,8 +65,8 @@ def _reduced(chart: Chart, rng: random.Random) -> Chart:
 @settings(max_examples=25)
 @given(st.integers(0, 10**6), st.integers(0, 10**6))
 def test_counting_matches_brute_force_and_solver_package(seed: int, cut: int) -> None:
-    from solver.mutton import count_sets as package_count
-    from solver.mutton import problem_from_chart
+    from fleece.solver.mutton import count_sets as package_count
+    from fleece.solver.mutton import problem_from_chart
 
     rng = random.Random(cut)
     for chart in _moments(seed)[::2]:
@@ -187,7 +187,7 @@ def _shown(chart: Chart) -> frozenset[str]:
 def test_z3_detects_redundant_and_ambiguous() -> None:
     from dataclasses import replace
 
-    from rules.mutton.chart import Status
+    from fleece.rules.mutton.chart import Status
 
     p = generate(1, Grade.MEDIUM, Question.ALL, seed=3)[0]
     # an extra x mark on a sheep that ran in no round is a clue nobody needs
@@ -278,7 +278,7 @@ def test_cli_generate_check_and_errors(tmp_path: Path) -> None:
 
 def _fleece(*args: str) -> subprocess.CompletedProcess[str]:
     root = Path(__file__).resolve().parent.parent
-    return subprocess.run([sys.executable, "-m", "cli", *args], cwd=root, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "fleece", *args], cwd=root, capture_output=True,
                           text=True, check=False)
 
 

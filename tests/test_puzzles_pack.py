@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from solver.puzzles.check import z3_verify
-from solver.puzzles.formats import parse_puzzle, parse_solution_answer, solution_path
-from solver.puzzles.mutton import Grade, human_solve
+from fleece.solver.puzzles.check import z3_verify
+from fleece.solver.puzzles.formats import parse_puzzle, parse_solution_answer, solution_path
+from fleece.solver.puzzles.mutton import Grade, human_solve
 
 ROOT = Path(__file__).resolve().parent.parent / "puzzles"
 MUTTON = sorted((ROOT / "mutton").glob("*/[0-9][0-9][0-9].txt"))
@@ -45,7 +45,7 @@ def test_woof_pack_has_ten_per_grade() -> None:
 
 @pytest.mark.parametrize("path", WOOF, ids=lambda p: f"woof/{p.parent.name}/{p.name}")
 def test_woof_pack_puzzle(path: Path) -> None:
-    from solver.puzzles import woof
+    from fleece.solver.puzzles import woof
 
     ev, q, grade, _ = woof.parse_puzzle(path.read_text(), str(path))
     ans, redundant = woof.z3_answer(ev, q)

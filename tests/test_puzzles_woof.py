@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.woof.cards import character_of
-from rules.woof.evidence import evidence_from_round
-from rules.woof.round import Table
-from rules.woof.simulate import simulate_round
-from solver.puzzles import woof
-from solver.puzzles.mutton import Grade
+from fleece.rules.woof.cards import character_of
+from fleece.rules.woof.evidence import evidence_from_round
+from fleece.rules.woof.round import Table
+from fleece.rules.woof.simulate import simulate_round
+from fleece.solver.puzzles import woof
+from fleece.solver.puzzles.mutton import Grade
 
 
 @settings(max_examples=20)
@@ -55,11 +55,11 @@ def test_woof_cli_check_fails_on_a_broken_puzzle(tmp_path: Path) -> None:
     src = root / "puzzles" / "woof" / "medium" / "001.txt"
     lines = src.read_text().splitlines()
     (tmp_path / "p.txt").write_text("\n".join(lines[:-1]) + "\n")  # drop the last fact
-    proc = subprocess.run([sys.executable, "-m", "cli", "woof", "puzzle", "check",
+    proc = subprocess.run([sys.executable, "-m", "fleece", "woof", "puzzle", "check",
                            str(tmp_path / "p.txt")], cwd=root, capture_output=True, text=True,
                           check=False)
     assert proc.returncode == 1 and "FAILED" in proc.stdout
-    proc = subprocess.run([sys.executable, "-m", "cli", "woof", "puzzle", "check", str(src)],
+    proc = subprocess.run([sys.executable, "-m", "fleece", "woof", "puzzle", "check", str(src)],
                           cwd=root, capture_output=True, text=True, check=False)
     assert proc.returncode == 0 and "result: ok" in proc.stdout
 
@@ -79,7 +79,7 @@ def _odd(n: int) -> int | None:
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_pool_takes_results_in_job_order_and_stops(workers: int) -> None:
-    from solver.puzzles.pool import collect
+    from fleece.solver.puzzles.pool import collect
 
     ticks: list[tuple[int, int]] = []
     found, tried = collect(_odd, [-3, 2, 3, 5, -5, 7, 9, 11], 3, workers=workers, key=str,
@@ -92,7 +92,7 @@ def test_pool_takes_results_in_job_order_and_stops(workers: int) -> None:
 def test_cli_generate_with_workers(tmp_path: Path) -> None:
     root = Path(__file__).resolve().parent.parent
     out = tmp_path / "pack"
-    proc = subprocess.run([sys.executable, "-m", "cli", "woof", "puzzle", "generate", "--count",
+    proc = subprocess.run([sys.executable, "-m", "fleece", "woof", "puzzle", "generate", "--count",
                            "2", "--grade", "easy", "--seed", "4", "--workers", "2", "--out",
                            str(out)], cwd=root, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
@@ -100,7 +100,7 @@ def test_cli_generate_with_workers(tmp_path: Path) -> None:
     for i, p in enumerate(woof.generate(2, Grade.EASY, seed=4), start=1):
         assert (out / f"{i:03d}.txt").read_text() == woof.render_puzzle(p)
         assert (out / f"{i:03d}.solution.txt").read_text() == woof.render_solution(p)
-    proc = subprocess.run([sys.executable, "-m", "cli", "woof", "puzzle", "generate", "--count",
+    proc = subprocess.run([sys.executable, "-m", "fleece", "woof", "puzzle", "generate", "--count",
                            "1", "--workers", "0", "--out", str(tmp_path / "x")], cwd=root,
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 2

@@ -17,17 +17,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from cli import app
-from rules.mutton.game import GameState, Phase
-from rules.mutton.geometry import Cell, board
-from rules.mutton.moves import ChooseWolves, PlaceCells
-from rules.mutton.options import RuleSet
-from rules.mutton.simulate import random_move
-from verify import claims, gaps, invariants, termination, trace
-from verify.crosscheck import PositionChecker, crosscheck, to_concrete
-from verify.report import Report, to_json, to_junit, to_markdown
-from verify.result import FAILED, PASSED, PROVED, REFUTED, CheckResult
-from verify.z3model import (
+from fleece.cli import app
+from fleece.rules.mutton.game import GameState, Phase
+from fleece.rules.mutton.geometry import Cell, board
+from fleece.rules.mutton.moves import ChooseWolves, PlaceCells
+from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.simulate import random_move
+from fleece.verify import claims, gaps, invariants, termination, trace
+from fleece.verify.crosscheck import PositionChecker, crosscheck, to_concrete
+from fleece.verify.report import Report, to_json, to_junit, to_markdown
+from fleece.verify.result import FAILED, PASSED, PROVED, REFUTED, CheckResult
+from fleece.verify.z3model import (
     KILL,
     Variant,
     adjacent,

@@ -7,10 +7,10 @@ from dataclasses import replace
 
 import pytest
 
-from rules.mutton.game import GameState, KillOption, Phase
-from rules.mutton.geometry import Cell
-from rules.mutton.moves import FarmerMove, FarmerPass
-from verify.runner import VerifyConfig, run_verification
+from fleece.rules.mutton.game import GameState, KillOption, Phase
+from fleece.rules.mutton.geometry import Cell
+from fleece.rules.mutton.moves import FarmerMove, FarmerPass
+from fleece.verify.runner import VerifyConfig, run_verification
 
 SECTIONS = frozenset({"crosscheck"})
 

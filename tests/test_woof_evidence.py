@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from woof_strategies import evidence_about
 
-from rules.errors import ParseError
-from rules.woof.cards import BASIC_CARDS, PRESET_DECKS, Character, Question, parse_card
-from rules.woof.evidence import (
+from fleece.rules.errors import ParseError
+from fleece.rules.woof.cards import BASIC_CARDS, PRESET_DECKS, Character, Question, parse_card
+from fleece.rules.woof.evidence import (
     AskFact,
     Evidence,
     LookFact,

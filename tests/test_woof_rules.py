@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.errors import IllegalMoveError, RulesError
-from rules.woof.cards import (
+from fleece.rules.errors import IllegalMoveError, RulesError
+from fleece.rules.woof.cards import (
     BASIC_CARDS,
     DEFAULT_RULES,
     EXPERT_CARDS,
@@ -26,10 +26,10 @@ from rules.woof.cards import (
     make_hand,
     parse_card,
 )
-from rules.woof.round import EarlyEvent, Round, Table
-from rules.woof.scoring import Game, RoundScore, Suspicion, score_round, suspicion_correct
-from rules.woof.simulate import simulate_game, simulate_round
-from rules.woof.tokens import QUESTION_MARK_TOKENS, TokenSupply, can_show
+from fleece.rules.woof.round import EarlyEvent, Round, Table
+from fleece.rules.woof.scoring import Game, RoundScore, Suspicion, score_round, suspicion_correct
+from fleece.rules.woof.simulate import simulate_game, simulate_round
+from fleece.rules.woof.tokens import QUESTION_MARK_TOKENS, TokenSupply, can_show
 
 S, D, H, P, W = (Character.SHEEP, Character.DOG, Character.HUNTER, Character.SHEPHERD,
                  Character.WOLF)

@@ -14,8 +14,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from woof_strategies import evidence_about
 
-from rules.woof.cards import BASIC_CARDS, Character, Hand, character_of, make_hand, parse_card
-from rules.woof.evidence import (
+from fleece.rules.woof.cards import (
+    BASIC_CARDS,
+    Character,
+    Hand,
+    character_of,
+    make_hand,
+    parse_card,
+)
+from fleece.rules.woof.evidence import (
     Evidence,
     HandFact,
     LookFact,
@@ -23,12 +30,12 @@ from rules.woof.evidence import (
     load_evidence,
     parse_evidence,
 )
-from rules.woof.round import Table
-from rules.woof.scoring import Suspicion, suspicion_correct
-from rules.woof.simulate import simulate_round
-from solver.woof import csp, fast, smt
-from solver.woof.model import Posterior, compile_problem, likelihood
-from solver.woof.report import Suggestion, analyse, suggest
+from fleece.rules.woof.round import Table
+from fleece.rules.woof.scoring import Suspicion, suspicion_correct
+from fleece.rules.woof.simulate import simulate_round
+from fleece.solver.woof import csp, fast, smt
+from fleece.solver.woof.model import Posterior, compile_problem, likelihood
+from fleece.solver.woof.report import Suggestion, analyse, suggest
 
 W, P, S = Character.WOLF, Character.SHEPHERD, Character.SHEEP
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "woof"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from rules.woof.cards import (
+from fleece.rules.woof.cards import (
     BASIC_CARDS,
     CHARACTERS,
     EXPERT_CARDS,
@@ -16,8 +16,8 @@ from rules.woof.cards import (
     character_of,
     make_hand,
 )
-from rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact, SawFact
-from rules.woof.round import Table
+from fleece.rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact, SawFact
+from fleece.rules.woof.round import Table
 
 POOL = (*BASIC_CARDS, *EXPERT_CARDS)
 

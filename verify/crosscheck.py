@@ -15,14 +15,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rules.errors import IllegalMoveError
-from rules.mutton.game import Fate, GameState, Phase
-from rules.mutton.geometry import Cell
-from rules.mutton.moves import Berserk, FarmerPass, Kill, Move, Run, Shoot, WolfPass
-from rules.mutton.options import RuleSet, Weapon
-from rules.mutton.simulate import random_move
-from verify.result import FAILED, PASSED, CheckResult
-from verify.z3model import (
+from fleece.rules.errors import IllegalMoveError
+from fleece.rules.mutton.game import Fate, GameState, Phase
+from fleece.rules.mutton.geometry import Cell
+from fleece.rules.mutton.moves import Berserk, FarmerPass, Kill, Move, Run, Shoot, WolfPass
+from fleece.rules.mutton.options import RuleSet, Weapon
+from fleece.rules.mutton.simulate import random_move
+from fleece.verify.result import FAILED, PASSED, CheckResult
+from fleece.verify.z3model import (
     ALIVE,
     DEVOURED,
     EATEN,
@@ -106,13 +106,13 @@ class PositionChecker:
 
     def z_runners(self, p: int) -> set[int]:
         """Animals that run when `p` dies, per the Z3 model."""
-        from verify.z3model import runner
+        from fleece.verify.z3model import runner
 
         return {a for a in range(self.conc.n) if _true(runner(self.zs, p, a))}
 
     def z_free(self, p: int) -> set[tuple[int, int]]:
         """Cells a runner from `p` may take, per the Z3 model."""
-        from verify.z3model import destination_ok
+        from fleece.verify.z3model import destination_ok
 
         z3 = self.z3
         x, y = z3.Int("probe_r"), z3.Int("probe_d")
@@ -122,7 +122,7 @@ class PositionChecker:
 
     def z_placement(self, p: int) -> dict[int, tuple[int, int]] | None:
         """A placement of all runners by the Z3 solver, or None when there is none (M10)."""
-        from verify.z3model import dest_vars, placement
+        from fleece.verify.z3model import dest_vars, placement
 
         z3 = self.z3
         dest = dest_vars(self.conc.n, "x")
@@ -154,7 +154,7 @@ class PositionChecker:
 
     def check_wolf(self) -> None:
         """Kills, runners, free cells, legality, play() and passes in a Wolf phase."""
-        from verify.z3model import kill_target, lonely_wolf
+        from fleece.verify.z3model import kill_target, lonely_wolf
 
         st = self.state
         n = self.conc.n
@@ -263,7 +263,7 @@ class PositionChecker:
 
     def check_farmer(self) -> None:
         """Farmer pass (M14), shots and berserk availability in a Farmer phase."""
-        from verify.z3model import berserk_step, farmer_pass_step
+        from fleece.verify.z3model import berserk_step, farmer_pass_step
 
         z3 = self.z3
         st = self.state

@@ -15,8 +15,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from verify.result import PROVED, REFUTED, CheckResult
-from verify.z3model import board_cells
+from fleece.verify.result import PROVED, REFUTED, CheckResult
+from fleece.verify.z3model import board_cells
 
 Cell = tuple[int, int]
 
@@ -45,7 +45,7 @@ class Gap:
 
     def text(self) -> str:
         """pbmserv-style description: animals by letter and cell, wolves, victim."""
-        from verify.trace import cell_name
+        from fleece.verify.trace import cell_name
 
         animals = " ".join(f"{chr(65 + i)}={cell_name(c)}" for i, c in enumerate(self.animals))
         corpses = " corpses=" + ",".join(cell_name(c) for c in self.corpses) \
@@ -126,10 +126,10 @@ def find_gap(size: int, animals: int, wolves: int, remove: bool, *, round_one: b
 def replay_in_python(gap: Gap, animals: int, wolves: int, remove: bool) -> str:
     """Place the round-one gap position in the Python model and confirm that it lists the kill
     as a candidate with too few free cells and not as a legal kill; '' when it agrees."""
-    from rules.mutton.game import GameState
-    from rules.mutton.geometry import Cell as PyCell
-    from rules.mutton.moves import ChooseWolves, PlaceCells
-    from rules.mutton.options import RuleSet
+    from fleece.rules.mutton.game import GameState
+    from fleece.rules.mutton.geometry import Cell as PyCell
+    from fleece.rules.mutton.moves import ChooseWolves, PlaceCells
+    from fleece.rules.mutton.options import RuleSet
 
     rules = RuleSet(size=gap.size, num_sheep=animals, num_wolves=wolves, remove=remove)
     cells = tuple(PyCell(r, d) for r, d in gap.animals)

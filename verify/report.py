@@ -6,8 +6,8 @@ import json
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
-from verify.result import CheckResult
-from verify.trace import TraceRow
+from fleece.verify.result import CheckResult
+from fleece.verify.trace import TraceRow
 
 SECTIONS = ("invariants", "gaps", "claims", "termination", "crosscheck")
 SECTION_TITLES = {

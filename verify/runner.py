@@ -8,10 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from rules.mutton.game import GameState
-from rules.mutton.options import RuleSet, Weapon
-from verify.report import Report
-from verify.result import CheckResult
+from fleece.rules.mutton.game import GameState
+from fleece.rules.mutton.options import RuleSet, Weapon
+from fleece.verify.report import Report
+from fleece.verify.result import CheckResult
 
 ALL_SECTIONS = frozenset({"invariants", "gaps", "claims", "termination", "crosscheck"})
 
@@ -47,14 +47,14 @@ NOTES = [
 
 
 def _variant(rules: RuleSet) -> object:
-    from verify.crosscheck import variant_of
+    from fleece.verify.crosscheck import variant_of
 
     return variant_of(rules)
 
 
 def rules_of(v: object, base: RuleSet) -> RuleSet:
     """A Python rule set for a Z3-model variant."""
-    from verify.z3model import Variant
+    from fleece.verify.z3model import Variant
 
     assert isinstance(v, Variant)
     return RuleSet(size=v.size, num_sheep=v.num_sheep, num_wolves=v.num_wolves, remove=v.remove,
@@ -68,8 +68,8 @@ def run_verification(cfg: VerifyConfig, progress: bool = False,
     import z3
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from verify import claims, crosscheck, gaps, invariants, termination, trace
-    from verify.z3model import Variant
+    from fleece.verify import claims, crosscheck, gaps, invariants, termination, trace
+    from fleece.verify.z3model import Variant
 
     t_start = time.perf_counter()
     base = _variant(cfg.rules)
@@ -169,16 +169,16 @@ def run_verification(cfg: VerifyConfig, progress: bool = False,
 def write_reports(rep: Report, report_dir: Path | None, junit: Path | None, force: bool) -> None:
     """Write verification.md and .json into the report directory (its own files are replaced)
     and the JUnit XML (refusing to replace an existing file without `force`)."""
-    from rules.io import atomic_write
-    from verify.report import to_json, to_junit, to_markdown
+    from fleece.rules.io import atomic_write
+    from fleece.verify.report import to_json, to_junit, to_markdown
 
     if junit is not None and junit.exists() and not force:
-        from rules.errors import FleeceError
+        from fleece.rules.errors import FleeceError
 
         raise FleeceError(f"{junit}: already exists (use --force to overwrite)")
     if report_dir is not None:
         if report_dir.exists() and not report_dir.is_dir():
-            from rules.errors import FleeceError
+            from fleece.rules.errors import FleeceError
 
             raise FleeceError(f"{report_dir}: not a directory")
         atomic_write(report_dir / "verification.md", to_markdown(rep), overwrite=True)
@@ -191,7 +191,7 @@ def summary_table(rep: Report) -> object:
     """A rich table of the per-section summary and any unexpected outcomes."""
     from rich.table import Table
 
-    from verify.report import SECTION_TITLES
+    from fleece.verify.report import SECTION_TITLES
 
     table = Table(title=f"fleece verify: {rep.meta['options']} ({rep.meta['mode']}, "
                         f"{rep.seconds:.1f} s)")

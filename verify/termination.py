@@ -13,9 +13,9 @@ from __future__ import annotations
 import random
 import time
 
-from rules.errors import IllegalMoveError
-from rules.mutton.game import GameState, Phase
-from rules.mutton.moves import (
+from fleece.rules.errors import IllegalMoveError
+from fleece.rules.mutton.game import GameState, Phase
+from fleece.rules.mutton.moves import (
     ChooseWolves,
     FarmerPass,
     Kill,
@@ -25,8 +25,8 @@ from rules.mutton.moves import (
     Shoot,
     WolfPass,
 )
-from rules.mutton.options import RuleSet
-from verify.result import FAILED, PROVED, REFUTED, CheckResult
+from fleece.rules.mutton.options import RuleSet
+from fleece.verify.result import FAILED, PROVED, REFUTED, CheckResult
 
 
 def _greedy_move(state: GameState, rng: random.Random) -> Move:
@@ -73,7 +73,7 @@ def witness_game(rules: RuleSet, tries: int = 20, seed: int = 5,
 def termination(rules: RuleSet, rank_proved: bool, rank_detail: str,
                 model: type[GameState] = GameState) -> CheckResult:
     """The M24 check for one variant."""
-    from rules.mutton.moves import format_move
+    from fleece.rules.mutton.moves import format_move
 
     t0 = time.perf_counter()
     n = rules.num_sheep

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from verify.result import CheckResult
+from fleece.verify.result import CheckResult
 
 ROW_LETTERS = "abcdefghijklmno"
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from rules.errors import ParseError
-from rules.mutton.diagram import (
+from fleece.rules.errors import ParseError
+from fleece.rules.mutton.diagram import (
     BoardPicture,
     is_board_row,
     is_label_line,
@@ -31,8 +31,8 @@ from rules.mutton.diagram import (
     render_board,
     render_score,
 )
-from rules.mutton.game import Fate, GameState
-from rules.mutton.options import ALPHABET
+from fleece.rules.mutton.game import Fate, GameState
+from fleece.rules.mutton.options import ALPHABET
 
 
 class Status(Enum):

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rules.errors import ParseError
-from rules.mutton.geometry import ROW_LETTERS, Board, Cell, board, diagonal_range
+from fleece.rules.errors import ParseError
+from fleece.rules.mutton.geometry import ROW_LETTERS, Board, Cell, board, diagonal_range
 
 NBSP_CHARS = "\u00a0\u2007\u202f"
 _SPACE_TABLE = {ord(c): " " for c in NBSP_CHARS}

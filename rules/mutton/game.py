@@ -16,10 +16,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from rules.errors import IllegalMoveError
-from rules.mutton.geometry import Board, Cell, board
-from rules.mutton.layout import check_cells, random_layout, sparse_layout
-from rules.mutton.moves import (
+from fleece.rules.errors import IllegalMoveError
+from fleece.rules.mutton.geometry import Board, Cell, board
+from fleece.rules.mutton.layout import check_cells, random_layout, sparse_layout
+from fleece.rules.mutton.moves import (
     Berserk,
     ChooseWolves,
     Escape,
@@ -38,7 +38,7 @@ from rules.mutton.moves import (
     WolfMove,
     WolfPass,
 )
-from rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import RuleSet
 
 ESCAPE_POINTS = 3  # M12
 

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from rules.errors import ParseError, RulesError
+from fleece.rules.errors import ParseError, RulesError
 
 MIN_SIZE = 2
 MAX_SIZE = 8

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from rules.errors import IllegalMoveError
-from rules.mutton.geometry import Board, Cell, board
+from fleece.rules.errors import IllegalMoveError
+from fleece.rules.mutton.geometry import Board, Cell, board
 
 # The rulebook's recommended layout (size 4, 26 animals), A..Z in order (RULES.md M5).
 SPARSE_CELLS = (

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.errors import IllegalMoveError
-from rules.mutton.game import GameState
-from rules.mutton.moves import Move
-from rules.mutton.options import RuleSet
+from fleece.rules.errors import IllegalMoveError
+from fleece.rules.mutton.game import GameState
+from fleece.rules.mutton.moves import Move
+from fleece.rules.mutton.options import RuleSet
 
 
 @dataclass(frozen=True)

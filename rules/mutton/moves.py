@@ -22,8 +22,8 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from rules.errors import ParseError
-from rules.mutton.geometry import Board, Cell
+from fleece.rules.errors import ParseError
+from fleece.rules.mutton.geometry import Board, Cell
 
 
 class Side(Enum):

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from rules.errors import ParseError, RulesError
-from rules.mutton.geometry import MAX_SIZE, MIN_SIZE, board
+from fleece.rules.errors import ParseError, RulesError
+from fleece.rules.mutton.geometry import MAX_SIZE, MIN_SIZE, board
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 MIN_ANIMALS = 2

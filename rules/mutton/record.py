@@ -21,12 +21,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rules.errors import IllegalMoveError, ParseError
-from rules.mutton.game import GameState, Phase
-from rules.mutton.geometry import board
-from rules.mutton.match import Match
-from rules.mutton.moves import Move, Side, format_move, parse_move
-from rules.mutton.options import RuleSet, parse_options
+from fleece.rules.errors import IllegalMoveError, ParseError
+from fleece.rules.mutton.game import GameState, Phase
+from fleece.rules.mutton.geometry import board
+from fleece.rules.mutton.match import Match
+from fleece.rules.mutton.moves import Move, Side, format_move, parse_move
+from fleece.rules.mutton.options import RuleSet, parse_options
 
 _GAME_RE = re.compile(r"^game\s+([12])$", re.IGNORECASE)
 

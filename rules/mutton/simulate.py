@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from rules.mutton.game import GameState, Phase
-from rules.mutton.match import Match
-from rules.mutton.moves import (
+from fleece.rules.mutton.game import GameState, Phase
+from fleece.rules.mutton.match import Match
+from fleece.rules.mutton.moves import (
     Berserk,
     ChooseWolves,
     Escape,
@@ -26,7 +26,7 @@ from rules.mutton.moves import (
     Shoot,
     WolfPass,
 )
-from rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import RuleSet
 
 
 @dataclass(frozen=True)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from rules.errors import IllegalMoveError, ParseError, RulesError
-from rules.mutton.chart import farmer_chart, render_paste
-from rules.mutton.diagram import render_board
-from rules.mutton.game import GameState
-from rules.mutton.match import Match
-from rules.mutton.moves import PlaceCells, Placement, PlaceRandom, PlaceSparse, parse_move
-from rules.mutton.options import RuleSet
+from fleece.rules.errors import IllegalMoveError, ParseError, RulesError
+from fleece.rules.mutton.chart import farmer_chart, render_paste
+from fleece.rules.mutton.diagram import render_board
+from fleece.rules.mutton.game import GameState
+from fleece.rules.mutton.match import Match
+from fleece.rules.mutton.moves import PlaceCells, Placement, PlaceRandom, PlaceSparse, parse_move
+from fleece.rules.mutton.options import RuleSet
 
 
 def starting_board(size: int, sheep: int, layout: str = "", seed: int = 0) -> str:

@@ -22,8 +22,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from rules.errors import ParseError, RulesError
-from rules.woof.cards import (
+from fleece.rules.errors import ParseError, RulesError
+from fleece.rules.woof.cards import (
     BASIC_CARDS,
     DEFAULT_RULES,
     EXPERT_CARDS,
@@ -41,9 +41,9 @@ from rules.woof.cards import (
     parse_card,
     parse_face,
 )
-from rules.woof.round import AskEvent as _AskEvent
-from rules.woof.round import LookEvent, Round, Table
-from rules.woof.tokens import announcements_fit
+from fleece.rules.woof.round import AskEvent as _AskEvent
+from fleece.rules.woof.round import LookEvent, Round, Table
+from fleece.rules.woof.tokens import announcements_fit
 
 # ---- facts -----------------------------------------------------------------------------------
 

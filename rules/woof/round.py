@@ -13,8 +13,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from rules.errors import IllegalMoveError, RulesError
-from rules.woof.cards import (
+from fleece.rules.errors import IllegalMoveError, RulesError
+from fleece.rules.woof.cards import (
     BASIC_CARDS,
     DEFAULT_RULES,
     QUESTION_DECK,
@@ -28,8 +28,8 @@ from rules.woof.cards import (
     character_of,
     make_hand,
 )
-from rules.woof.scoring import RoundScore, Suspicion, score_round
-from rules.woof.tokens import TokenSupply
+from fleece.rules.woof.scoring import RoundScore, Suspicion, score_round
+from fleece.rules.woof.tokens import TokenSupply
 
 MIN_PLAYERS, MAX_PLAYERS = 4, 8
 
@@ -284,6 +284,6 @@ def deal_questions(table: Table, rng: random.Random) -> dict[int, list[Question]
 
 def default_deck(table: Table) -> tuple[Card, ...]:
     """The deck for a table: the 16 basic cards for 8 seats, else the labelled preset."""
-    from rules.woof.cards import PRESET_DECKS
+    from fleece.rules.woof.cards import PRESET_DECKS
 
     return PRESET_DECKS.get(table.seats, BASIC_CARDS)

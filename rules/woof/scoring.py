@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from rules.errors import IllegalMoveError, RulesError
-from rules.woof.cards import Character
+from fleece.rules.errors import IllegalMoveError, RulesError
+from fleece.rules.woof.cards import Character
 
 #: Physical error tokens in the box (facts: 8). More can be needed; see Game.gaps.
 ERROR_TOKENS = 8

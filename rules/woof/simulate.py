@@ -12,9 +12,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules.woof.cards import DEFAULT_RULES, Card, RuleSet
-from rules.woof.round import Round, Table, deal, deal_questions, default_deck
-from rules.woof.scoring import Game, RoundScore
+from fleece.rules.woof.cards import DEFAULT_RULES, Card, RuleSet
+from fleece.rules.woof.round import Round, Table, deal, deal_questions, default_deck
+from fleece.rules.woof.scoring import Game, RoundScore
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from rules.errors import IllegalMoveError
-from rules.woof.cards import Character
+from fleece.rules.errors import IllegalMoveError
+from fleece.rules.woof.cards import Character
 
 _W, _H, _S, _D = Character.WOLF, Character.HUNTER, Character.SHEEP, Character.DOG
 

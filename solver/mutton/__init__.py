@@ -27,21 +27,19 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import islice
 
-from rules.errors import FleeceError
-from solver.mutton.advice import Advice
-from solver.mutton.advice import advise as _advise
-from solver.mutton.fast import count_facts, is_consistent, iter_sets
-from solver.mutton.problem import (
+from fleece.rules.errors import FleeceError
+from fleece.solver.mutton.advice import Advice
+from fleece.solver.mutton.advice import advise as _advise
+from fleece.solver.mutton.fast import count_facts, is_consistent, iter_sets
+from fleece.solver.mutton.inputs import problem_from_json, problem_from_record, problem_from_text
+from fleece.solver.mutton.problem import (
     Fact,
     Kind,
     Problem,
     WolfTurn,
     problem_from_chart,
-    problem_from_json,
-    problem_from_record,
-    problem_from_text,
 )
-from solver.mutton.solution import ModelPosterior, Solution, minimal_core
+from fleece.solver.mutton.solution import ModelPosterior, Solution, minimal_core
 
 ENGINES = ("fast", "csp", "smt")
 MODEL_LIMIT = 200_000  # most consistent sets the Wolf-model posterior enumerates
@@ -91,18 +89,18 @@ def solve(problem: Problem, engine: str = "fast", *, model: bool | None = None,
             core = minimal_core(facts, lambda fs: is_consistent(animals, fs))
         sol = Solution(problem, "fast", counts.count, counts.wolf_counts, core)
     elif engine == "csp":
-        from solver.mutton.csp import solve_csp
+        from fleece.solver.mutton.csp import solve_csp
 
         sol = solve_csp(problem)
     elif engine == "smt":
-        from solver.mutton.smt import solve_smt
+        from fleece.solver.mutton.smt import solve_smt
 
         sol = solve_smt(problem)
     else:
         raise ValueError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
     want_model = problem.is_record if model is None else model
     if want_model and sol.count and problem.turns is not None:
-        from solver.mutton.model import model_posterior
+        from fleece.solver.mutton.model import model_posterior
 
         sol = replace(sol, model=model_posterior(problem, sol.count, limit=model_limit))
     return sol
@@ -120,7 +118,7 @@ def enumerate_sets(problem: Problem, limit: int | None = None) -> list[frozenset
 
 def explain(problem: Problem, solution: Solution) -> dict[str, str]:
     """A short reason for every certain wolf and cleared animal (letter -> sentence)."""
-    from solver.mutton.explain import explain as _explain
+    from fleece.solver.mutton.explain import explain as _explain
 
     return _explain(problem, solution)
 

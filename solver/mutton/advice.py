@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from solver.mutton.fast import count_facts
-from solver.mutton.problem import Fact, Kind, Problem, living_neighbours
-from solver.mutton.solution import Solution
+from fleece.solver.mutton.fast import count_facts
+from fleece.solver.mutton.problem import Fact, Kind, Problem, living_neighbours
+from fleece.solver.mutton.solution import Solution
 
 TIE_RULE = ("highest probability; ties go to the animal with the most living neighbours on the "
             "board (when known), then to the first letter")

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.mutton.chart import ChartRow, Status
-from solver.mutton.problem import Fact, Kind, Problem, join_letters
-from solver.mutton.solution import Solution
+from fleece.rules.mutton.chart import ChartRow, Status
+from fleece.solver.mutton.problem import Fact, Kind, Problem, join_letters
+from fleece.solver.mutton.solution import Solution
 
 MAX_PACKING_ROWS = 40  # exact maximum packing up to this many open rows, greedy above
 MAX_LISTED_WORDS = 12  # dictionary fallback reasons list the fitting words up to this many
@@ -337,7 +337,7 @@ def reasons(problem: Problem, solution: Solution) -> list[Reason]:
     sets = f"{n} consistent wolf {'set' if n == 1 else 'sets'}"
     words: list[str] = []
     if n <= MAX_LISTED_WORDS and any(f.kind is Kind.WORDS for f in problem.facts):
-        from solver.mutton.fast import iter_sets
+        from fleece.solver.mutton.fast import iter_sets
 
         words = ["".join(sorted(w)) for w in iter_sets(problem.animals, problem.facts)]
     for a in problem.animals:

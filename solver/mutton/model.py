@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from solver.mutton.fast import iter_sets
-from solver.mutton.problem import Problem
-from solver.mutton.solution import ModelPosterior
+from fleece.solver.mutton.fast import iter_sets
+from fleece.solver.mutton.problem import Problem
+from fleece.solver.mutton.solution import ModelPosterior
 
 ESCAPE_PROBABILITY = Fraction(3, 10)  # as rules.mutton.simulate.random_move
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules.errors import FleeceError
-from rules.mutton.chart import farmer_chart
-from rules.mutton.game import GameState, Phase
-from rules.mutton.moves import Escape, Kill, WolfPass
-from rules.mutton.options import load_dictionary
-from rules.mutton.record import parse_record, replay
-from solver.mutton.problem import (
+from fleece.rules.errors import FleeceError
+from fleece.rules.mutton.chart import farmer_chart
+from fleece.rules.mutton.game import GameState, Phase
+from fleece.rules.mutton.moves import Escape, Kill, WolfPass
+from fleece.rules.mutton.options import load_dictionary
+from fleece.rules.mutton.record import parse_record, replay
+from fleece.solver.mutton.problem import (
     Problem,
     WolfTurn,
     _check_wolves,

@@ -9,14 +9,14 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from rules.errors import FleeceError, ParseError
-from rules.mutton.chart import Status
-from rules.mutton.diagram import render_board
-from rules.mutton.options import load_dictionary
-from solver.mutton import ENGINES, Problem, Solution, problem_from_text, solve
-from solver.mutton.advice import Advice, advise
-from solver.mutton.explain import Reason, reasons
-from solver.mutton.problem import eaten_in, join_letters
+from fleece.rules.errors import FleeceError, ParseError
+from fleece.rules.mutton.chart import Status
+from fleece.rules.mutton.diagram import render_board
+from fleece.rules.mutton.options import load_dictionary
+from fleece.solver.mutton import ENGINES, Problem, Solution, problem_from_text, solve
+from fleece.solver.mutton.advice import Advice, advise
+from fleece.solver.mutton.explain import Reason, reasons
+from fleece.solver.mutton.problem import eaten_in, join_letters
 
 MAX_FRACTION_DIGITS = 12  # longer fractions are shown as floats only
 
@@ -313,7 +313,7 @@ def run(text: str, name: str, *, wolves: int | None = None, no_reveal: bool = Fa
         if problem.board is None:
             raise FleeceError("--svg needs the board in the input (a paste with the diagram, "
                               "or a game record)")
-        from solver.mutton.svg import board_svg
+        from fleece.solver.mutton.svg import board_svg
 
         assert write is not None
         write(svg_path, board_svg(problem, solution))

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from solver.mutton.problem import Fact, Kind, Problem
-from solver.mutton.solution import Solution, minimal_core
+from fleece.solver.mutton.problem import Fact, Kind, Problem
+from fleece.solver.mutton.solution import Solution, minimal_core
 
 
 def formula(z3: Any, var: dict[str, Any], animals: str, f: Fact) -> Any:

@@ -6,8 +6,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from rules.mutton.chart import Status
-from solver.mutton.problem import Fact, Kind, Problem
+from fleece.rules.mutton.chart import Status
+from fleece.solver.mutton.problem import Fact, Kind, Problem
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,9 @@ import math
 from fractions import Fraction
 from xml.sax.saxutils import escape
 
-from rules.mutton.geometry import ROW_LETTERS, board
-from solver.mutton.problem import Problem
-from solver.mutton.solution import Solution
+from fleece.rules.mutton.geometry import ROW_LETTERS, board
+from fleece.solver.mutton.problem import Problem
+from fleece.solver.mutton.solution import Solution
 
 R = 26.0  # hex circumradius (pointy top)
 W = math.sqrt(3) * R

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules.mutton.chart import Chart, ChartRow, Status
-from solver.puzzles.mutton import Question
+from fleece.rules.mutton.chart import Chart, ChartRow, Status
+from fleece.solver.puzzles.mutton import Question
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,7 @@ def check_puzzle(chart: Chart, k: int, question: Question, labelled: Any,
                  claimed: frozenset[str] | None, name: str) -> Report:
     """Verify uniqueness and minimality with z3, grade with the rule-limited solver, and compare
     with the labelled grade and the solution file's answer (when given)."""
-    from solver.puzzles.mutton import human_solve
+    from fleece.solver.puzzles.mutton import human_solve
 
     v = z3_verify(chart, k, question)
     lines = [f"{name}: {question.text(k)}"]

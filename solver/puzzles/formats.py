@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from rules.errors import ParseError
-from rules.mutton.chart import Chart, ChartRow, Status, parse_chart, render_chart
-from solver.puzzles.mutton import (
+from fleece.rules.errors import ParseError
+from fleece.rules.mutton.chart import Chart, ChartRow, Status, parse_chart, render_chart
+from fleece.solver.puzzles.mutton import (
     Grade,
     HumanSolution,
     Masks,

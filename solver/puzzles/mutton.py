@@ -16,12 +16,12 @@ from dataclasses import dataclass, field, replace
 from enum import Enum, IntEnum
 from math import comb
 
-from rules.errors import FleeceError
-from rules.mutton.chart import Chart, ChartRow, Status, farmer_chart, render_chart
-from rules.mutton.game import GameState, Phase
-from rules.mutton.options import RuleSet
-from rules.mutton.simulate import random_move
-from solver.puzzles.pool import collect
+from fleece.rules.errors import FleeceError
+from fleece.rules.mutton.chart import Chart, ChartRow, Status, farmer_chart, render_chart
+from fleece.rules.mutton.game import GameState, Phase
+from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.simulate import random_move
+from fleece.solver.puzzles.pool import collect
 
 # ---- vocabulary -------------------------------------------------------------------------------
 

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import combinations_with_replacement
 
-from rules.errors import FleeceError
-from rules.woof.cards import Card, Character, character_of, make_hand
-from rules.woof.evidence import (
+from fleece.rules.errors import FleeceError
+from fleece.rules.woof.cards import Card, Character, character_of, make_hand
+from fleece.rules.woof.evidence import (
     AskFact,
     Evidence,
     Fact,
@@ -29,10 +29,10 @@ from rules.woof.evidence import (
     format_evidence,
     load_evidence,
 )
-from rules.woof.round import Table
-from rules.woof.simulate import simulate_round
-from solver.puzzles.mutton import Grade
-from solver.puzzles.pool import collect
+from fleece.rules.woof.round import Table
+from fleece.rules.woof.simulate import simulate_round
+from fleece.solver.puzzles.mutton import Grade
+from fleece.solver.puzzles.pool import collect
 
 Hand = tuple[Card, Card]
 WOLVES = 0  # question code: who are the wolves? (a seat number n >= 1 asks "what is seat n?")
@@ -45,7 +45,7 @@ def question_text(q: int) -> str:
 
 def possible(ev: Evidence) -> dict[int, set[Character]]:
     """Each seat's possible characters (exact, from the fast Woof solver)."""
-    from solver.woof.fast import solve
+    from fleece.solver.woof.fast import solve
 
     post = solve(ev)
     out: dict[int, set[Character]] = {s: set() for s in post.seats}
@@ -112,7 +112,7 @@ class _Empty(Exception):
 
 
 def _unary(f: Fact, seat: int, h: Hand) -> bool:
-    from solver.woof.model import ask_ok, hand_ok, saw_weight
+    from fleece.solver.woof.model import ask_ok, hand_ok, saw_weight
 
     if isinstance(f, HandFact):
         return f.seat != seat or hand_ok(h, f)
@@ -124,7 +124,7 @@ def _unary(f: Fact, seat: int, h: Hand) -> bool:
 
 
 def _look_ok(f: Fact, viewer: Hand, target: Hand) -> bool:
-    from solver.woof.model import look_weight, saw_viewer_ok
+    from fleece.solver.woof.model import look_weight, saw_viewer_ok
 
     if isinstance(f, LookFact):
         return look_weight(character_of(viewer), target, f) > 0
@@ -324,7 +324,7 @@ def parse_puzzle(text: str, source: str | None = None) -> tuple[Evidence, int, G
     import json
     import re
 
-    from rules.errors import ParseError
+    from fleece.rules.errors import ParseError
 
     if text.lstrip().startswith("{"):
         try:
@@ -365,7 +365,7 @@ def render_solution(p: WoofPuzzle) -> str:
 def z3_answer(ev: Evidence, q: int) -> tuple[str | None, list[int]]:
     """The answer and the redundant fact indices, decided with the z3 engine of the Woof solver
     (independent of the fast engine the generator uses)."""
-    from solver.woof.smt import possible_characters
+    from fleece.solver.woof.smt import possible_characters
 
     def ans(e: Evidence) -> str | None:
         return answer_from({s: set(cs) for s, cs in possible_characters(e).items()}, q)

@@ -15,10 +15,10 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from rules.errors import FleeceError
-from rules.woof.cards import Card, Hand, character_of
-from rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact, SawFact
-from solver.woof.model import (
+from fleece.rules.errors import FleeceError
+from fleece.rules.woof.cards import Card, Hand, character_of
+from fleece.rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact, SawFact
+from fleece.solver.woof.model import (
     Posterior,
     Problem,
     ask_ok,

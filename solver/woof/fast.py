@@ -18,9 +18,9 @@ from fractions import Fraction
 from itertools import combinations
 from math import factorial, prod
 
-from rules.woof.cards import CHARACTERS, Character
-from rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact, SawFact
-from solver.woof.model import (
+from fleece.rules.woof.cards import CHARACTERS, Character
+from fleece.rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact, SawFact
+from fleece.solver.woof.model import (
     Posterior,
     Problem,
     ask_ok,

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial, prod
 
-from rules.errors import FleeceError
-from rules.woof.cards import (
+from fleece.rules.errors import FleeceError
+from fleece.rules.woof.cards import (
     CHARACTERS,
     Card,
     Character,
@@ -26,7 +26,7 @@ from rules.woof.cards import (
     character_of,
     make_hand,
 )
-from rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact, SawFact
+from fleece.rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact, SawFact
 
 
 class ContradictionError(FleeceError):

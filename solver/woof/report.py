@@ -19,10 +19,10 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from rules.errors import FleeceError
-from rules.woof.cards import CHARACTERS, Card, Character
-from rules.woof.evidence import Evidence, Fact, deck_text, describe, fact_line
-from solver.woof.model import Posterior
+from fleece.rules.errors import FleeceError
+from fleece.rules.woof.cards import CHARACTERS, Card, Character
+from fleece.rules.woof.evidence import Evidence, Fact, deck_text, describe, fact_line
+from fleece.solver.woof.model import Posterior
 
 ENGINES = ("fast", "csp", "smt")
 DOG_NOTE = "the Dog's second target is an assumption (default shepherd; --dog-target)"
@@ -176,15 +176,15 @@ def _suggestion_json(sug: Suggestion | None, note: str | None) -> dict[str, Any]
 def _engine(name: str) -> tuple[Callable[[Evidence], Posterior], Callable[[Evidence], list[Fact]],
                                 Callable[[Evidence], dict[int, Character]] | None]:
     if name == "fast":
-        from solver.woof import fast
+        from fleece.solver.woof import fast
 
         return fast.solve, fast.minimal_core, None
     if name == "csp":
-        from solver.woof import csp
+        from fleece.solver.woof import csp
 
         return csp.solve, csp.minimal_core, None
     if name == "smt":
-        from solver.woof import smt
+        from fleece.solver.woof import smt
 
         return smt.solve, smt.unsat_core, smt.certain_characters
     raise FleeceError(f"unknown engine {name!r} (choose {', '.join(ENGINES)})")

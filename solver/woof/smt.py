@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.woof.cards import CHARACTERS, Card, Character, Hand, Question, make_hand
-from rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact
-from solver.woof.model import (
+from fleece.rules.woof.cards import CHARACTERS, Card, Character, Hand, Question, make_hand
+from fleece.rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact
+from fleece.solver.woof.model import (
     Posterior,
     Problem,
     compile_problem,
@@ -124,7 +124,7 @@ class _Model:
 
 
 def _rank(c: Character) -> int:
-    from rules.woof.cards import CARD_VALUE
+    from fleece.rules.woof.cards import CARD_VALUE
 
     return CARD_VALUE[c]
 
@@ -185,7 +185,7 @@ def certain_characters(evidence: Evidence) -> dict[int, Character]:
 
 def assignments(evidence: Evidence, limit: int = 200_000) -> list[dict[int, Hand]]:
     """All hand assignments z3 allows (models blocked one by one); FleeceError over `limit`."""
-    from rules.errors import FleeceError
+    from fleece.rules.errors import FleeceError
 
     problem = compile_problem(evidence)
     model = _Model(problem)
