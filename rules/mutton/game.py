@@ -15,6 +15,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from fractions import Fraction
 
 from fleece.rules.errors import IllegalMoveError
 from fleece.rules.mutton.geometry import Board, Cell, board
@@ -39,8 +40,10 @@ from fleece.rules.mutton.moves import (
     WolfPass,
 )
 from fleece.rules.mutton.options import RuleSet
+from fleece.rules.protocol import TERMINAL, ChanceFree
 
 ESCAPE_POINTS = 3  # M12
+FARMER, WOLF = 0, 1  # player indices of the game protocol (rules.protocol)
 
 
 class Phase(Enum):
@@ -87,8 +90,12 @@ class KillOption:
 
 
 @dataclass(frozen=True)
-class GameState:
-    """A whole game position, immutable. Animals are addressed by letter (`A`..)."""
+class GameState(ChanceFree):
+    """A whole game position, immutable. Animals are addressed by letter (`A`..).
+
+    It implements the game protocol (rules.protocol): players 0 = Farmer, 1 = Wolf; no chance
+    (a random layout is the Farmer's move `random=SEED`); `returns()` pays at the end:
+    (-score, score) in a game of a match, (+1, -1) / (-1, +1) for the winner of quick play."""
 
     rules: RuleSet
     positions: tuple[Cell | None, ...]
@@ -183,6 +190,28 @@ class GameState:
     def over(self) -> bool:
         """True when the game has ended (M19, M15)."""
         return self.phase is Phase.OVER
+
+    # ---- game protocol (rules.protocol) ----------------------------------------------------
+
+    def current_player(self) -> int:
+        """FARMER (placement, Farmer moves), WOLF (choice of wolves, Wolf moves) or TERMINAL."""
+        side = self.to_move
+        if side is None:
+            return TERMINAL
+        return FARMER if side is Side.FARMER else WOLF
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return self.over
+
+    def returns(self) -> tuple[Fraction, ...]:
+        """(Farmer, Wolf) payoffs once the game is over, else zeros (see the class doc)."""
+        if not self.over:
+            return (Fraction(0), Fraction(0))
+        if self.rules.quick_play is not None:
+            won = self.score >= self.rules.quick_play
+            return (Fraction(-1), Fraction(1)) if won else (Fraction(1), Fraction(-1))
+        return (Fraction(-self.score), Fraction(self.score))
 
     # ---- score (M20, M22) ----------------------------------------------------------------
 
@@ -295,18 +324,19 @@ class GameState:
     # ---- all legal moves -----------------------------------------------------------------
 
     def legal_moves(self) -> Iterator[Move]:
-        """Every complete legal move, lazily (placements list only sparse/mirror/random=0)."""
+        """Every complete legal move, lazily. Placements are listed as `sparse`, `mirror` and
+        every explicit cell list; `random=SEED` is accepted by `play` as shorthand for the
+        cell list it draws, so it is not listed again."""
         if self.phase is Phase.PLACE:
             r = self.rules
             if r.size == 4 and r.num_sheep == 26:
                 yield PlaceSparse()
             if self.mirror_of is not None:
                 yield PlaceMirror()
-            yield PlaceRandom(0)
+            for cells in itertools.permutations(self.board.cells, r.num_sheep):
+                yield PlaceCells(cells)
         elif self.phase is Phase.CHOOSE:
-            for combo in itertools.combinations(self.letters, self.rules.num_wolves):
-                if self.rules.allows_wolf_set(combo):
-                    yield ChooseWolves("".join(combo))
+            yield from (ChooseWolves(w) for w in self._wolf_choices())
         elif self.phase is Phase.WOLF:
             kills = self.legal_kills()
             for k in kills:
@@ -342,7 +372,26 @@ class GameState:
                 alive = len(self.living())
                 n += 2 ** alive - 1 - alive
             return n
-        return sum(1 for _ in self.legal_moves())
+        if self.phase is Phase.PLACE:
+            r = self.rules
+            special = (r.size == 4 and r.num_sheep == 26) + (self.mirror_of is not None)
+            return special + math.perm(len(self.board), r.num_sheep)
+        if self.phase is Phase.CHOOSE:
+            if self.rules.dictionary is None:
+                return math.comb(self.rules.num_sheep, self.rules.num_wolves)
+            return sum(1 for _ in self._wolf_choices())
+        return 0
+
+    def _wolf_choices(self) -> Iterator[str]:
+        """The wolf sets the Wolf may choose (M6, M23), as sorted letter strings."""
+        r = self.rules
+        if r.dictionary is None:
+            for combo in itertools.combinations(self.letters, r.num_wolves):
+                yield "".join(combo)
+            return
+        pool = frozenset(self.letters)
+        yield from sorted("".join(sorted(w)) for w in r.dictionary
+                          if len(w) == r.num_wolves and w <= pool)
 
     # ---- applying moves ------------------------------------------------------------------
 

@@ -111,7 +111,9 @@ class RuleSet:
     # ---- pbmserv option syntax -----------------------------------------------------------
 
     def to_options(self) -> str:
-        """The pbmserv `challenge` options for this rule set (dictionary not included)."""
+        """The pbmserv `challenge` options for this rule set. A dictionary (M23, which the
+        server does not offer) is written as fleece's `-words=ABCD,EFGH,...`: each allowed
+        wolf set's letters, sorted, so that a record names its whole rule set."""
         parts = [
             f"-size={self.size}",
             f"-num_sheep={self.num_sheep}",
@@ -124,6 +126,9 @@ class RuleSet:
         ]
         if self.quick_play is not None:
             parts.append(f"-quick={self.quick_play}")
+        if self.dictionary is not None:
+            words = sorted("".join(sorted(w)) for w in self.dictionary)
+            parts.append(f"-words={','.join(words)}")
         return " ".join(parts)
 
 
@@ -164,7 +169,9 @@ def parse_options(
         token = match.group(0)
         column = match.start() + 1
         name = token.lstrip("-").lower()
-        if "=" in name:
+        if name.startswith("words="):
+            values["dictionary"] = _parse_words(token.split("=", 1)[1], line, column)
+        elif "=" in name:
             key, _, raw = name.partition("=")
             if key not in _NUMBERS:
                 raise ParseError(f"unknown option '{token}'", line=line, column=column)
@@ -176,7 +183,7 @@ def parse_options(
             attr, value = _FLAGS[name]
             values[attr] = value
         else:
-            known = ", ".join(sorted({*_FLAGS, *(f"{k}=N" for k in _NUMBERS)}))
+            known = ", ".join(sorted({*_FLAGS, *(f"{k}=N" for k in _NUMBERS), "words=W,..."}))
             raise ParseError(f"unknown option '{token}' (known: {known})", line=line,
                              column=column)
     if dictionary is not None:
@@ -185,6 +192,18 @@ def parse_options(
         return RuleSet(**values)  # type: ignore[arg-type]
     except RulesError as exc:
         raise ParseError(str(exc), line=line) from None
+
+
+def _parse_words(text: str, line: int | None, column: int) -> frozenset[frozenset[str]]:
+    """The letter sets of `-words=ABCD,EFGH` (capitals, each letter once per word)."""
+    sets: set[frozenset[str]] = set()
+    for word in text.split(","):
+        if not word or not word.isascii() or not word.isalpha() or not word.isupper() \
+                or len(set(word)) != len(word):
+            raise ParseError(f"-words: {word!r} is not a word of distinct capitals",
+                             line=line, column=column)
+        sets.add(frozenset(word))
+    return frozenset(sets)
 
 
 def load_dictionary(text: str, num_wolves: int | None = None) -> frozenset[frozenset[str]]:

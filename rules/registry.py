@@ -1,0 +1,88 @@
+"""The registry of games: one entry per game names everything the toolkit builds for it.
+
+An entry is data: the game's name and RULES.md section, and the dotted names of its rules
+`Game` object, its command-line group, its solver package and its verification package.
+`fleece.cli` builds its game groups from this table, `fleece verify --game NAME` dispatches
+through it, and the conformance test plays every game listed. Nothing here imports a solver:
+the names are resolved by whoever needs them (`load`), when they need them, which also keeps
+start-up fast. Adding a game = one entry here + its packages (see CONTRIBUTING.md).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+from fleece.rules.errors import ParseError
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One game of the toolkit.
+
+    `game` is `module:attribute` of its rules `Game` object (rules.protocol); `commands` the
+    module whose `build(parser)` adds its command-line group; `solver` its solver package
+    (exports `solve`); `verify` its verification package (exports `SECTIONS` and `run`), or
+    None while it has none; `clauses` the clause-ID prefixes of its RULES.md section."""
+
+    name: str
+    title: str
+    summary: str
+    section: int
+    clauses: tuple[str, ...]
+    game: str
+    commands: str
+    solver: str
+    verify: str | None
+    engines: tuple[str, ...] = ()
+
+
+GAMES: tuple[GameEntry, ...] = (
+    GameEntry(
+        name="mutton", title="Mutton",
+        summary="hidden wolves on a hex board: charts, records, exact deductions, puzzles",
+        section=1, clauses=("M", "C"),
+        game="fleece.rules.mutton.protocol:MUTTON",
+        commands="fleece.commands.mutton",
+        solver="fleece.solver.mutton",
+        verify="fleece.verify.mutton",
+        engines=("fast", "csp", "smt"),
+    ),
+    GameEntry(
+        name="woof", title="Woof!!",
+        summary="hidden characters at the table: evidence files, exact beliefs, puzzles",
+        section=2, clauses=("W",),
+        game="fleece.rules.woof.protocol:WOOF",
+        commands="fleece.commands.woof",
+        solver="fleece.solver.woof",
+        verify=None,
+        engines=("fast", "csp", "smt"),
+    ),
+)
+
+
+def names() -> tuple[str, ...]:
+    """The registered game names, in registry order."""
+    return tuple(g.name for g in GAMES)
+
+
+def entry(name: str) -> GameEntry:
+    """The entry of a game by name (case-insensitive); ParseError listing the known names."""
+    wanted = name.strip().lower()
+    for g in GAMES:
+        if g.name == wanted:
+            return g
+    raise ParseError(f"unknown game {name!r} (known: {', '.join(names())})")
+
+
+def load(ref: str) -> Any:
+    """Resolve `package.module` or `package.module:attribute` to the module or attribute."""
+    module, _, attr = ref.partition(":")
+    obj: Any = importlib.import_module(module)
+    return getattr(obj, attr) if attr else obj
+
+
+def load_game(name: str) -> Any:
+    """The rules `Game` object of a registered game."""
+    return load(entry(name).game)

@@ -1,0 +1,184 @@
+"""The one test every registered game passes with no code of its own (OpenSpiel's random
+simulation test): random playthroughs to the end under random rule options.
+
+After every step it checks the game protocol (fleece.rules.protocol): `play` leaves the old
+state unchanged; the listed legal moves are distinct, as many as `count_legal_moves` says, and
+accepted; moves legal elsewhere but not here raise the game's typed error and change nothing;
+chance outcomes have exact probabilities summing to 1; move and position text round-trip; and
+the game ends within the game's proved length bound.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fleece.rules.errors import FleeceError, IllegalMoveError
+from fleece.rules.protocol import CHANCE, TERMINAL, State
+from fleece.rules.registry import GAMES, GameEntry, load
+
+LIST_CAP = 3000  # legal-move lists up to this size are checked in full
+ACCEPT_SAMPLE = 12  # listed moves tried per state
+TEST_CAP = 20_000  # moves, for games whose rules alone do not bound their length
+
+
+def _snapshot(state: State[Any]) -> bytes:
+    return pickle.dumps(state)
+
+
+def _check_unchanged(state: State[Any], before: bytes) -> None:
+    assert _snapshot(state) == before, "play() changed the state it was called on"
+
+
+def _legal_list(state: State[Any]) -> list[Any] | None:
+    """Every legal move, or None when there are too many to list."""
+    n = state.count_legal_moves()
+    if n > LIST_CAP:
+        return None
+    moves = list(state.legal_moves())
+    assert len(moves) == n, "count_legal_moves() disagrees with legal_moves()"
+    assert len(set(moves)) == n, "legal_moves() repeats a move"
+    return moves
+
+
+def _check_state(game: Any, state: State[Any], rng: random.Random, foreign: list[Any],
+                 text_every: bool) -> Any:
+    """Check one state; return the move to play next."""
+    before = _snapshot(state)
+    player = state.current_player()
+    if state.is_terminal():
+        assert player == TERMINAL
+        assert state.count_legal_moves() == 0 and next(state.legal_moves(), None) is None
+        assert len(state.returns()) == len(game.players)
+        return None
+    assert player == CHANCE or 0 <= player < len(game.players)
+    assert state.is_chance_node() == (player == CHANCE)
+    moves = _legal_list(state)
+    if state.is_chance_node():
+        outcome = state.sample_chance(rng)
+        assert state.chance_probability(outcome) > 0
+        if moves is not None:
+            total = sum((state.chance_probability(m) for m in moves), Fraction(0))
+            assert total == 1, f"chance probabilities sum to {total}"
+        chosen = outcome
+    else:
+        chosen = game.random_move(state, rng)
+    sample = [chosen]
+    if moves is not None:
+        assert chosen in moves, f"random_move gave {chosen!r}, which is not listed"
+        sample += rng.sample(moves, min(ACCEPT_SAMPLE, len(moves)))
+        for m in foreign:
+            if m in moves:
+                continue
+            with pytest.raises(IllegalMoveError):
+                state.play(m)
+            _check_unchanged(state, before)
+    for m in sample:
+        state.play(m)
+        _check_unchanged(state, before)
+        text = game.move_text(state, m)
+        assert game.parse_move(state, text) == m, f"move text {text!r} does not round-trip"
+    foreign.extend(sample[:3])
+    del foreign[:-60]
+    for p in range(len(game.players)):
+        assert isinstance(game.observation(state, p), str)
+    if text_every:
+        _check_position_text(game, state)
+    return chosen
+
+
+def _check_position_text(game: Any, state: State[Any]) -> None:
+    text = game.position_text(state)
+    again = game.parse_position(text)
+    assert again == state, "position text does not round-trip"
+    assert game.position_text(again) == text
+
+
+def play_through(entry: GameEntry, seed: int) -> int:
+    """One random game of `entry` under random options; the number of moves played."""
+    game = load(entry.game)
+    rng = random.Random(seed)
+    options = game.random_options(rng)
+    state = game.new_initial_state(options)
+    bound = game.length_bound(options)
+    limit = bound if bound is not None else TEST_CAP
+    foreign: list[Any] = []
+    steps = 0
+    while True:
+        chosen = _check_state(game, state, rng, foreign, text_every=rng.random() < 0.1)
+        if chosen is None:
+            break
+        state = state.play(chosen)
+        steps += 1
+        assert steps <= limit, f"the game did not end within {limit} moves"
+    _check_position_text(game, state)
+    return steps
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=lambda g: g.name)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_playthroughs_obey_the_protocol(entry: GameEntry, seed: int) -> None:
+    play_through(entry, seed)
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=lambda g: g.name)
+def test_default_game_has_its_players_and_a_typed_error(entry: GameEntry) -> None:
+    """The standard game starts unfinished; garbage move text is a typed error, not a crash."""
+    game = load(entry.game)
+    state = game.new_initial_state(game.default_options())
+    assert not state.is_terminal() and len(game.players) >= 1
+    with pytest.raises(FleeceError):
+        game.parse_move(state, "\x00 not a move \x00")
+
+
+def test_a_game_that_breaks_the_protocol_fails_the_test() -> None:
+    """Control: the conformance checks can fail (a play() that mutates its state)."""
+
+    class Broken:
+        def __init__(self) -> None:
+            self.moves: list[int] = []
+
+        def current_player(self) -> int:
+            return 0
+
+        def is_terminal(self) -> bool:
+            return False
+
+        def is_chance_node(self) -> bool:
+            return False
+
+        def count_legal_moves(self) -> int:
+            return 1
+
+        def legal_moves(self) -> Any:
+            return iter([1])
+
+        def play(self, move: int) -> Broken:
+            self.moves.append(move)
+            return self
+
+    class BrokenGame:
+        players = ("one",)
+
+        def random_move(self, state: Broken, rng: random.Random) -> int:
+            return 1
+
+        def move_text(self, state: Broken, move: int) -> str:
+            return str(move)
+
+        def parse_move(self, state: Broken, text: str) -> int:
+            return int(text)
+
+    with pytest.raises(AssertionError, match="changed the state"):
+        _check_state(BrokenGame(), Broken(), random.Random(0), [], text_every=False)
+
+
+def test_registry_lists_each_game_once() -> None:
+    names = [g.name for g in GAMES]
+    assert len(names) == len(set(names)) and "mutton" in names and "woof" in names
