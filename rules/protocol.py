@@ -39,7 +39,8 @@ class State(Protocol[MoveT]):
     """An immutable position of one game."""
 
     def current_player(self) -> int:
-        """The index of the player to move (into `Game.players`), CHANCE or TERMINAL."""
+        """The index of the player to move (into `Game.players(options)`), CHANCE or
+        TERMINAL."""
         ...
 
     def is_terminal(self) -> bool:
@@ -80,7 +81,10 @@ class Game(Protocol[StateT, OptionsT]):
     """A game: its players, rule options, initial state, and the text formats of its states."""
 
     name: str
-    players: tuple[str, ...]
+
+    def players(self, options: OptionsT) -> tuple[str, ...]:
+        """The players' names under these options (player i of `current_player`)."""
+        ...
 
     def default_options(self) -> OptionsT:
         """The rule options of the standard game."""

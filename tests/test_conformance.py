@@ -47,17 +47,17 @@ def _legal_list(state: State[Any]) -> list[Any] | None:
     return moves
 
 
-def _check_state(game: Any, state: State[Any], rng: random.Random, foreign: list[Any],
-                 text_every: bool) -> Any:
+def _check_state(game: Any, players: tuple[str, ...], state: State[Any], rng: random.Random,
+                 foreign: list[Any], text_every: bool) -> Any:
     """Check one state; return the move to play next."""
     before = _snapshot(state)
     player = state.current_player()
     if state.is_terminal():
         assert player == TERMINAL
         assert state.count_legal_moves() == 0 and next(state.legal_moves(), None) is None
-        assert len(state.returns()) == len(game.players)
+        assert len(state.returns()) == len(players)
         return None
-    assert player == CHANCE or 0 <= player < len(game.players)
+    assert player == CHANCE or 0 <= player < len(players)
     assert state.is_chance_node() == (player == CHANCE)
     moves = _legal_list(state)
     if state.is_chance_node():
@@ -86,7 +86,7 @@ def _check_state(game: Any, state: State[Any], rng: random.Random, foreign: list
         assert game.parse_move(state, text) == m, f"move text {text!r} does not round-trip"
     foreign.extend(sample[:3])
     del foreign[:-60]
-    for p in range(len(game.players)):
+    for p in range(len(players)):
         assert isinstance(game.observation(state, p), str)
     if text_every:
         _check_position_text(game, state)
@@ -106,12 +106,14 @@ def play_through(entry: GameEntry, seed: int) -> int:
     rng = random.Random(seed)
     options = game.random_options(rng)
     state = game.new_initial_state(options)
+    players = game.players(options)
     bound = game.length_bound(options)
     limit = bound if bound is not None else TEST_CAP
     foreign: list[Any] = []
     steps = 0
     while True:
-        chosen = _check_state(game, state, rng, foreign, text_every=rng.random() < 0.1)
+        chosen = _check_state(game, players, state, rng, foreign,
+                              text_every=rng.random() < 0.1)
         if chosen is None:
             break
         state = state.play(chosen)
@@ -132,7 +134,7 @@ def test_default_game_has_its_players_and_a_typed_error(entry: GameEntry) -> Non
     """The standard game starts unfinished; garbage move text is a typed error, not a crash."""
     game = load(entry.game)
     state = game.new_initial_state(game.default_options())
-    assert not state.is_terminal() and len(game.players) >= 1
+    assert not state.is_terminal() and len(game.players(game.default_options())) >= 1
     with pytest.raises(FleeceError):
         game.parse_move(state, "\x00 not a move \x00")
 
@@ -164,8 +166,6 @@ def test_a_game_that_breaks_the_protocol_fails_the_test() -> None:
             return self
 
     class BrokenGame:
-        players = ("one",)
-
         def random_move(self, state: Broken, rng: random.Random) -> int:
             return 1
 
@@ -176,7 +176,7 @@ def test_a_game_that_breaks_the_protocol_fails_the_test() -> None:
             return int(text)
 
     with pytest.raises(AssertionError, match="changed the state"):
-        _check_state(BrokenGame(), Broken(), random.Random(0), [], text_every=False)
+        _check_state(BrokenGame(), ("one",), Broken(), random.Random(0), [], text_every=False)
 
 
 def test_registry_lists_each_game_once() -> None:

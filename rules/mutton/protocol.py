@@ -25,7 +25,10 @@ class MuttonGame:
     """The `Game` object of Mutton (RULES.md section 1)."""
 
     name = "mutton"
-    players = ("Farmer", "Wolf")
+
+    def players(self, options: RuleSet) -> tuple[str, ...]:
+        """Player 0 is the Farmer, player 1 the Wolf (rules.mutton.game.FARMER, WOLF)."""
+        return ("Farmer", "Wolf")
 
     def default_options(self) -> RuleSet:
         """The server's defaults: size 4, 26 animals, 4 wolves, rifle, reveal, berserk."""
