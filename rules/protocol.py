@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from itertools import islice
 from fractions import Fraction
+from itertools import islice
 from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
 CHANCE = -1  # `current_player()` when chance (a deal, a shuffle, a random pick) moves next
