@@ -11,7 +11,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fleece.rules.mutton.options import RuleSet
-from fleece.verify.runner import ALL_SECTIONS, VerifyConfig, run_verification
+from fleece.verify.mutton.runner import ALL_SECTIONS, VerifyConfig, run_verification
 
 LIMITS = {"quick": 20.0, "full": 120.0}
 

@@ -15,19 +15,16 @@ import pytest
 import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
-from fleece.cli import app
 from fleece.rules.mutton.game import GameState, Phase
 from fleece.rules.mutton.geometry import Cell, board
 from fleece.rules.mutton.moves import ChooseWolves, PlaceCells
 from fleece.rules.mutton.options import RuleSet
 from fleece.rules.mutton.simulate import random_move
-from fleece.verify import claims, gaps, invariants, termination, trace
-from fleece.verify.crosscheck import PositionChecker, crosscheck, to_concrete
-from fleece.verify.report import Report, to_json, to_junit, to_markdown
-from fleece.verify.result import FAILED, PASSED, PROVED, REFUTED, CheckResult
-from fleece.verify.z3model import (
+from fleece.verify import trace
+from fleece.verify.mutton import claims, gaps, invariants, termination
+from fleece.verify.mutton.crosscheck import PositionChecker, crosscheck, to_concrete
+from fleece.verify.mutton.z3model import (
     KILL,
     Variant,
     adjacent,
@@ -38,6 +35,8 @@ from fleece.verify.z3model import (
     one_step,
     symbolic_state,
 )
+from fleece.verify.report import Report, to_json, to_junit, to_markdown
+from fleece.verify.result import FAILED, PASSED, PROVED, REFUTED, CheckResult
 
 
 def test_m1_m2_m3_z3_geometry_matches_the_python_board() -> None:
@@ -219,6 +218,11 @@ def test_trace_table_covers_every_clause_id_and_scans_tests() -> None:
 def test_cli_verify_quick_writes_reports_and_refuses_to_clobber(tmp_path: Path) -> None:
     """`fleece verify --quick` exits 0 with the report files; an existing --junit FILE needs
     --force; bad options are one-line errors with status 2."""
+    # Imported here so the rest of this module runs while the command line is rewritten.
+    from typer.testing import CliRunner
+
+    from fleece.cli import app
+
     runner = CliRunner()
     rep = tmp_path / "rep"
     junit = tmp_path / "junit.xml"

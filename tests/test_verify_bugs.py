@@ -10,7 +10,7 @@ import pytest
 from fleece.rules.mutton.game import GameState, KillOption, Phase
 from fleece.rules.mutton.geometry import Cell
 from fleece.rules.mutton.moves import FarmerMove, FarmerPass
-from fleece.verify.runner import VerifyConfig, run_verification
+from fleece.verify.mutton.runner import VerifyConfig, run_verification
 
 SECTIONS = frozenset({"crosscheck"})
 

@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 
+from fleece.verify.mutton.z3model import KIND_NAMES, Variant
 from fleece.verify.result import FAILED, PROVED, REFUTED, CheckResult
-from fleece.verify.z3model import KIND_NAMES, Variant
 
 OBLIGATIONS = ("one-per-cell", "conservation", "runners", "score", "hidden-wolves", "rank")
 CLAUSES = {"one-per-cell": ("M1", "M3", "M8", "M9"), "conservation": ("M4", "M6", "M19"),
@@ -97,7 +97,7 @@ def prove_key(key: StepKey) -> KeyOutcome:
     """Prove every obligation of one move relation (runs in a worker process)."""
     import z3
 
-    from fleece.verify.z3model import invariant, obligations, one_step, symbolic_state
+    from fleece.verify.mutton.z3model import invariant, obligations, one_step, symbolic_state
 
     v = key.variant()
     s = symbolic_state(v.num_sheep, "s")

@@ -47,14 +47,14 @@ NOTES = [
 
 
 def _variant(rules: RuleSet) -> object:
-    from fleece.verify.crosscheck import variant_of
+    from fleece.verify.mutton.crosscheck import variant_of
 
     return variant_of(rules)
 
 
 def rules_of(v: object, base: RuleSet) -> RuleSet:
     """A Python rule set for a Z3-model variant."""
-    from fleece.verify.z3model import Variant
+    from fleece.verify.mutton.z3model import Variant
 
     assert isinstance(v, Variant)
     return RuleSet(size=v.size, num_sheep=v.num_sheep, num_wolves=v.num_wolves, remove=v.remove,
@@ -68,8 +68,9 @@ def run_verification(cfg: VerifyConfig, progress: bool = False,
     import z3
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from fleece.verify import claims, crosscheck, gaps, invariants, termination, trace
-    from fleece.verify.z3model import Variant
+    from fleece.verify import trace
+    from fleece.verify.mutton import claims, crosscheck, gaps, invariants, termination
+    from fleece.verify.mutton.z3model import Variant
 
     t_start = time.perf_counter()
     base = _variant(cfg.rules)

@@ -15,8 +15,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from fleece.verify.mutton.z3model import board_cells
 from fleece.verify.result import PROVED, REFUTED, CheckResult
-from fleece.verify.z3model import board_cells
 
 Cell = tuple[int, int]
 

@@ -7,8 +7,8 @@ import time
 from fractions import Fraction
 from functools import cache
 
+from fleece.verify.mutton.z3model import FARMER, OVER, Variant
 from fleece.verify.result import PROVED, REFUTED, CheckResult
-from fleece.verify.z3model import FARMER, OVER, Variant
 
 # The rulebook's recommended layout for size 4 with 26 animals (RULES.md M5), A..Z in order.
 _SPARSE_TEXT = "a1 a2 a3 a4 b1 b3 b5 c1 c2 c5 c6 d1 d3 d5 d7 e2 e3 e6 e7 f3 f5 f7 g4 g5 g6 g7"
@@ -29,7 +29,14 @@ def c1_sparse(max_runners: int = 3) -> list[CheckResult]:
     the bound is reached; and some packed layout makes 6 run (replayed in Python)."""
     import z3
 
-    from fleece.verify.z3model import ALIVE, Concrete, dest_vars, kill_target, placement, runner
+    from fleece.verify.mutton.z3model import (
+        ALIVE,
+        Concrete,
+        dest_vars,
+        kill_target,
+        placement,
+        runner,
+    )
 
     t0 = time.perf_counter()
     v = Variant()
@@ -78,7 +85,7 @@ def _c1_packed() -> CheckResult:
     from fleece.rules.mutton.geometry import Cell
     from fleece.rules.mutton.moves import ChooseWolves, PlaceCells
     from fleece.rules.mutton.options import RuleSet
-    from fleece.verify.gaps import neighbours
+    from fleece.verify.mutton.gaps import neighbours
 
     t0 = time.perf_counter()
     nb = neighbours(4)
@@ -116,7 +123,7 @@ def c2_c3(v: Variant) -> list[CheckResult]:
     """C2 (berserk once) and C3 (berserk on the known wolves) on the symbolic model."""
     import z3
 
-    from fleece.verify.z3model import (
+    from fleece.verify.mutton.z3model import (
         ALIVE,
         berserk_step,
         invariant,

@@ -21,8 +21,7 @@ from fleece.rules.mutton.geometry import Cell
 from fleece.rules.mutton.moves import Berserk, FarmerPass, Kill, Move, Run, Shoot, WolfPass
 from fleece.rules.mutton.options import RuleSet, Weapon
 from fleece.rules.mutton.simulate import random_move
-from fleece.verify.result import FAILED, PASSED, CheckResult
-from fleece.verify.z3model import (
+from fleece.verify.mutton.z3model import (
     ALIVE,
     DEVOURED,
     EATEN,
@@ -35,6 +34,7 @@ from fleece.verify.z3model import (
     Variant,
     ZState,
 )
+from fleece.verify.result import FAILED, PASSED, CheckResult
 
 _FATE = {Fate.ALIVE: ALIVE, Fate.EATEN: EATEN, Fate.SHOT: SHOT, Fate.DEVOURED: DEVOURED,
          Fate.ESCAPED: ESCAPED}
@@ -106,13 +106,13 @@ class PositionChecker:
 
     def z_runners(self, p: int) -> set[int]:
         """Animals that run when `p` dies, per the Z3 model."""
-        from fleece.verify.z3model import runner
+        from fleece.verify.mutton.z3model import runner
 
         return {a for a in range(self.conc.n) if _true(runner(self.zs, p, a))}
 
     def z_free(self, p: int) -> set[tuple[int, int]]:
         """Cells a runner from `p` may take, per the Z3 model."""
-        from fleece.verify.z3model import destination_ok
+        from fleece.verify.mutton.z3model import destination_ok
 
         z3 = self.z3
         x, y = z3.Int("probe_r"), z3.Int("probe_d")
@@ -122,7 +122,7 @@ class PositionChecker:
 
     def z_placement(self, p: int) -> dict[int, tuple[int, int]] | None:
         """A placement of all runners by the Z3 solver, or None when there is none (M10)."""
-        from fleece.verify.z3model import dest_vars, placement
+        from fleece.verify.mutton.z3model import dest_vars, placement
 
         z3 = self.z3
         dest = dest_vars(self.conc.n, "x")
@@ -154,7 +154,7 @@ class PositionChecker:
 
     def check_wolf(self) -> None:
         """Kills, runners, free cells, legality, play() and passes in a Wolf phase."""
-        from fleece.verify.z3model import kill_target, lonely_wolf
+        from fleece.verify.mutton.z3model import kill_target, lonely_wolf
 
         st = self.state
         n = self.conc.n
@@ -263,7 +263,7 @@ class PositionChecker:
 
     def check_farmer(self) -> None:
         """Farmer pass (M14), shots and berserk availability in a Farmer phase."""
-        from fleece.verify.z3model import berserk_step, farmer_pass_step
+        from fleece.verify.mutton.z3model import berserk_step, farmer_pass_step
 
         z3 = self.z3
         st = self.state

@@ -1,0 +1,13 @@
+"""Mutton's rules verification (RULES.md section 1): Z3 proofs, rule gaps, claims C1-C4,
+termination and a cross-check of the Python model, behind the API every game's package shares.
+
+    pkg = importlib.import_module("fleece.verify.mutton")
+    rep = pkg.run(pkg.VerifyConfig(rules=..., quick=True), progress=False)
+"""
+
+from __future__ import annotations
+
+from fleece.verify.mutton.runner import VerifyConfig
+from fleece.verify.mutton.runner import run_verification as run
+
+__all__ = ["VerifyConfig", "run"]
