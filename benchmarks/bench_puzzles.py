@@ -13,8 +13,10 @@ import argparse
 import time
 from collections.abc import Callable
 
-from fleece.solver.puzzles.check import z3_verify
-from fleece.solver.puzzles.mutton import Grade, Question, generate
+from fleece.solver.mutton.puzzle.answer import MuttonQuestion as Question
+from fleece.solver.mutton.puzzle.check import z3_verify
+from fleece.solver.mutton.puzzle.generate import generate
+from fleece.solver.puzzles.core import Grade
 
 PARALLEL_GRADE = Grade.MEDIUM  # the Woof!! grade also timed with two worker processes
 

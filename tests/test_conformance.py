@@ -139,44 +139,48 @@ def test_default_game_has_its_players_and_a_typed_error(entry: GameEntry) -> Non
         game.parse_move(state, "\x00 not a move \x00")
 
 
+class _Broken:
+    """A one-move game whose play() appends to the state it was called on."""
+
+    def __init__(self) -> None:
+        self.moves: list[int] = []
+
+    def current_player(self) -> int:
+        return 0
+
+    def is_terminal(self) -> bool:
+        return False
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def count_legal_moves(self) -> int:
+        return 1
+
+    def legal_moves(self) -> Any:
+        return iter([1])
+
+    def play(self, move: int) -> _Broken:
+        self.moves.append(move)
+        return self
+
+
+class _BrokenGame:
+    def random_move(self, state: _Broken, rng: random.Random) -> int:
+        return 1
+
+    def move_text(self, state: _Broken, move: int) -> str:
+        return str(move)
+
+    def parse_move(self, state: _Broken, text: str) -> int:
+        return int(text)
+
+
 def test_a_game_that_breaks_the_protocol_fails_the_test() -> None:
     """Control: the conformance checks can fail (a play() that mutates its state)."""
-
-    class Broken:
-        def __init__(self) -> None:
-            self.moves: list[int] = []
-
-        def current_player(self) -> int:
-            return 0
-
-        def is_terminal(self) -> bool:
-            return False
-
-        def is_chance_node(self) -> bool:
-            return False
-
-        def count_legal_moves(self) -> int:
-            return 1
-
-        def legal_moves(self) -> Any:
-            return iter([1])
-
-        def play(self, move: int) -> Broken:
-            self.moves.append(move)
-            return self
-
-    class BrokenGame:
-        def random_move(self, state: Broken, rng: random.Random) -> int:
-            return 1
-
-        def move_text(self, state: Broken, move: int) -> str:
-            return str(move)
-
-        def parse_move(self, state: Broken, text: str) -> int:
-            return int(text)
-
     with pytest.raises(AssertionError, match="changed the state"):
-        _check_state(BrokenGame(), ("one",), Broken(), random.Random(0), [], text_every=False)
+        _check_state(_BrokenGame(), ("one",), _Broken(), random.Random(0), [],
+                     text_every=False)
 
 
 def test_registry_lists_each_game_once() -> None:

@@ -10,40 +10,36 @@ import sys
 from pathlib import Path
 
 import pytest
+from clirun import invoke
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
-from fleece.cli import app
 from fleece.rules.errors import ParseError
 from fleece.rules.mutton.chart import Chart, parse_chart, render_chart
 from fleece.rules.mutton.options import RuleSet
-from fleece.solver.puzzles.check import z3_verify
-from fleece.solver.puzzles.formats import (
+from fleece.solver.mutton.puzzle.answer import (
+    Masks,
+    answer,
+    brute_force_sets,
+    clues,
+    count_sets,
+    iter_sets,
+    letters_of,
+    redundant_clues,
+    without,
+)
+from fleece.solver.mutton.puzzle.answer import MuttonQuestion as Question
+from fleece.solver.mutton.puzzle.check import z3_verify
+from fleece.solver.mutton.puzzle.formats import (
     parse_puzzle,
     parse_solution_answer,
     puzzle_json,
     render_puzzle,
     render_solution,
 )
-from fleece.solver.puzzles.mutton import (
-    Grade,
-    Masks,
-    Question,
-    Rule,
-    answer,
-    attempt,
-    brute_force_sets,
-    clues,
-    count_sets,
-    game_moments,
-    generate,
-    human_solve,
-    iter_sets,
-    letters_of,
-    redundant_clues,
-    without,
-)
+from fleece.solver.mutton.puzzle.generate import attempt, game_moments, generate
+from fleece.solver.mutton.puzzle.human import Rule, human_solve
+from fleece.solver.puzzles.core import Grade
 
 RULES = RuleSet()
 
@@ -240,17 +236,16 @@ def test_bad_puzzle_text_is_a_parse_error(bad: str) -> None:
 
 
 def test_cli_generate_check_and_errors(tmp_path: Path) -> None:
-    runner = CliRunner()
     out = tmp_path / "pack"
-    r = runner.invoke(app, ["mutton", "puzzle", "generate", "--count", "2", "--grade", "medium",
+    r = invoke(["mutton", "puzzle", "generate", "--count", "2", "--grade", "medium",
                             "--seed", "4", "--out", str(out), "--svg"])
     assert r.exit_code == 0, r.output
     assert sorted(f.name for f in out.iterdir()) == [
         "001.json", "001.solution.txt", "001.svg", "001.txt",
         "002.json", "002.solution.txt", "002.svg", "002.txt"]
-    r = runner.invoke(app, ["mutton", "puzzle", "check", str(out / "001.txt")])
+    r = invoke(["mutton", "puzzle", "check", str(out / "001.txt")])
     assert r.exit_code == 0 and "result: ok" in r.output and "grade: medium" in r.output
-    r = runner.invoke(app, ["mutton", "puzzle", "check", str(out / "002.json")])
+    r = invoke(["mutton", "puzzle", "check", str(out / "002.json")])
     assert r.exit_code == 0, r.output
     # no overwrite without --force: one-line error, exit 2
     proc = _fleece("mutton", "puzzle", "generate", "--count", "1", "--seed", "4", "--out",
@@ -261,12 +256,12 @@ def test_cli_generate_check_and_errors(tmp_path: Path) -> None:
     txt = (out / "001.txt").read_text().replace("Grade: medium", "Grade: easy")
     (out / "bad.txt").write_text(txt)
     (out / "bad.solution.txt").write_text("Answer: A B C D\n")
-    r = runner.invoke(app, ["mutton", "puzzle", "check", str(out / "bad.txt")])
+    r = invoke(["mutton", "puzzle", "check", str(out / "bad.txt")])
     assert r.exit_code == 1 and "MISMATCH" in r.output
     # an ambiguous puzzle (a round removed) fails
     lines = (out / "001.txt").read_text().splitlines()
     (out / "amb.txt").write_text("\n".join(lines[:-1]) + "\n")
-    r = runner.invoke(app, ["mutton", "puzzle", "check", str(out / "amb.txt")])
+    r = invoke(["mutton", "puzzle", "check", str(out / "amb.txt")])
     assert r.exit_code == 1 and "NOT UNIQUE" in r.output
     (out / "junk.txt").write_text("hello\n")
     proc = _fleece("mutton", "puzzle", "check", str(out / "junk.txt"))

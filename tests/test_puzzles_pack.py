@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from fleece.solver.puzzles.check import z3_verify
-from fleece.solver.puzzles.formats import parse_puzzle, parse_solution_answer, solution_path
-from fleece.solver.puzzles.mutton import Grade, human_solve
+from fleece.solver.mutton.puzzle.check import z3_verify
+from fleece.solver.mutton.puzzle.formats import parse_puzzle, parse_solution_answer
+from fleece.solver.mutton.puzzle.human import human_solve
+from fleece.solver.puzzles.core import Grade
+from fleece.solver.puzzles.pack import solution_path
 
 ROOT = Path(__file__).resolve().parent.parent / "puzzles"
 MUTTON = sorted((ROOT / "mutton").glob("*/[0-9][0-9][0-9].txt"))

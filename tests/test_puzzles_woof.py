@@ -18,7 +18,7 @@ from fleece.rules.woof.evidence import evidence_from_round
 from fleece.rules.woof.round import Table
 from fleece.rules.woof.simulate import simulate_round
 from fleece.solver.puzzles import woof
-from fleece.solver.puzzles.mutton import Grade
+from fleece.solver.puzzles.core import Grade
 
 
 @settings(max_examples=20)

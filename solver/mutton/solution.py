@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from fleece.rules.mutton.chart import Status
+from fleece.solver.core import minimal_core as find_core
 from fleece.solver.mutton.problem import Fact, Kind, Problem
 
 
@@ -108,9 +109,11 @@ class Solution:
 
 def minimal_core(facts: Sequence[Fact], is_consistent: Callable[[list[Fact]], bool],
                  start: Sequence[Fact] | None = None) -> tuple[Fact, ...]:
-    """A minimal set of facts that contradict each other (deletion-based: every fact of the
-    answer is needed). `start` is an inconsistent subset to shrink (e.g. a solver's core)."""
+    """A minimal set of facts that contradict each other (every fact of the answer is needed;
+    solver.core.minimal_core). `start` is an inconsistent subset to shrink (e.g. a solver's
+    core). The facts a player finds least telling are dropped first when there is a choice."""
     core = list(start if start is not None else facts)
+    order = {id(f): i for i, f in enumerate(facts)}
     # Try to drop the facts a player finds least telling first.
     priority = {Kind.WORDS: 0, Kind.COUNT: 2, Kind.SHEEP: 3, Kind.WOLF: 3, Kind.AT_LEAST_ONE: 4}
 
@@ -120,11 +123,7 @@ def minimal_core(facts: Sequence[Fact], is_consistent: Callable[[list[Fact]], bo
             p = 5
         elif f.key.startswith("pass"):
             p = 1
-        return (p, facts.index(f) if f in facts else 0)
+        return (p, order.get(id(f), 0))
 
-    for f in sorted(core, key=rank):
-        trial = [g for g in core if g is not f]
-        if not is_consistent(trial):
-            core = trial
-    order = {id(f): i for i, f in enumerate(facts)}
-    return tuple(sorted(core, key=lambda f: order.get(id(f), 0)))
+    found = find_core(sorted(core, key=rank), is_consistent)
+    return tuple(sorted(found, key=lambda f: order.get(id(f), 0)))

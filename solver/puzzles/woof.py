@@ -31,7 +31,7 @@ from fleece.rules.woof.evidence import (
 )
 from fleece.rules.woof.round import Table
 from fleece.rules.woof.simulate import simulate_round
-from fleece.solver.puzzles.mutton import Grade
+from fleece.solver.puzzles.core import Grade
 from fleece.solver.puzzles.pool import collect
 
 Hand = tuple[Card, Card]

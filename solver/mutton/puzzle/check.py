@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from fleece.rules.mutton.chart import Chart, ChartRow, Status
-from fleece.solver.puzzles.mutton import Question
+from fleece.solver.mutton.puzzle.answer import MuttonQuestion
+from fleece.solver.mutton.puzzle.human import human_solve
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ def _describe(clue: ChartRow | str) -> str:
     return f"the mark of {clue}"
 
 
-def z3_verify(chart: Chart, k: int, question: Question) -> Verdict:
+def z3_verify(chart: Chart, k: int, question: MuttonQuestion) -> Verdict:
     """Decide the puzzle's answer with z3 and test each clue's removal (guarded by an assumption
     literal per clue)."""
     import z3
@@ -74,7 +75,7 @@ def z3_verify(chart: Chart, k: int, question: Question) -> Verdict:
 
     ans: frozenset[str] | None
     differs: Any
-    if question is Question.ALL:
+    if question is MuttonQuestion.ALL:
         if solver.check(*every) != z3.sat:
             return Verdict(None, (), len(guards))
         first = model_set(solver.model())
@@ -97,7 +98,7 @@ def z3_verify(chart: Chart, k: int, question: Question) -> Verdict:
     redundant = []
     for g, clue in guards:
         rest = [h for h in every if h is not g]
-        if question is Question.ALL:
+        if question is MuttonQuestion.ALL:
             if solver.check(*rest, differs) == z3.unsat:
                 redundant.append(_describe(clue))
         else:
@@ -121,12 +122,10 @@ class Report:
     data: dict[str, Any]
 
 
-def check_puzzle(chart: Chart, k: int, question: Question, labelled: Any,
+def check_puzzle(chart: Chart, k: int, question: MuttonQuestion, labelled: Any,
                  claimed: frozenset[str] | None, name: str) -> Report:
     """Verify uniqueness and minimality with z3, grade with the rule-limited solver, and compare
     with the labelled grade and the solution file's answer (when given)."""
-    from fleece.solver.puzzles.mutton import human_solve
-
     v = z3_verify(chart, k, question)
     lines = [f"{name}: {question.text(k)}"]
     ok = True

@@ -1,127 +1,17 @@
-"""Formatting of `fleece mutton solve`: the rich report, the JSON object, and the command's
-driver (`run`), so that cli.py only reads files and passes options."""
+"""How `fleece mutton solve` shows an analysis in the terminal: the summary, the table of
+probabilities, certain facts with their reasons, the advice and the shaded board (rich)."""
 
 from __future__ import annotations
 
-import json
-import sys
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from fleece.rules.errors import FleeceError, ParseError
-from fleece.rules.mutton.chart import Status
 from fleece.rules.mutton.diagram import render_board
-from fleece.rules.mutton.options import load_dictionary
-from fleece.solver.mutton import ENGINES, Problem, Solution, problem_from_text, solve
-from fleece.solver.mutton.advice import Advice, advise
-from fleece.solver.mutton.explain import Reason, reasons
-from fleece.solver.mutton.problem import eaten_in, join_letters
-
-MAX_FRACTION_DIGITS = 12  # longer fractions are shown as floats only
-
-
-# ---- plain helpers -----------------------------------------------------------------------------
-
-
-def fraction_text(p: Fraction) -> str:
-    """`57/73`, `0`, `1`; empty when the fraction is too long to read."""
-    if p.denominator == 1:
-        return str(p.numerator)
-    s = f"{p.numerator}/{p.denominator}"
-    return s if len(s) <= MAX_FRACTION_DIGITS else ""
-
-
-def status_text(problem: Problem, letter: str) -> str:
-    """Short status for the table: `alive`, `sheep, shot`, `wolf, eaten r3`, `dead?, shot`
-    (identity not revealed), `escaped wolf`."""
-    st = problem.status(letter)
-    eaten = eaten_in(problem.chart)
-    how = f"eaten r{eaten[letter]}" if letter in eaten else "shot"
-    if st is Status.ALIVE:
-        return "alive"
-    if st is Status.ESCAPED:
-        return "escaped wolf"
-    if st is Status.DEAD:
-        return f"dead?, {how}"
-    return f"{'sheep' if st is Status.DEAD_SHEEP else 'wolf'}, {how}"
-
-
-def rounds_run(problem: Problem) -> dict[str, list[int]]:
-    """Letter -> rounds in which it ran."""
-    out: dict[str, list[int]] = {a: [] for a in problem.animals}
-    for row in problem.chart.rows:
-        for a in row.runners:
-            out[a].append(row.round)
-    return out
-
-
-def _prob_float(p: Fraction) -> float:
-    return round(float(p), 6)
-
-
-# ---- JSON --------------------------------------------------------------------------------------
-
-
-def to_json(problem: Problem, solution: Solution, advice: Advice | None,
-            why: list[Reason]) -> dict[str, Any]:
-    """The `--json` object (keys documented in README: count, probabilities, certain_wolves,
-    cleared, berserk_set, engine, and more)."""
-    out: dict[str, Any] = {
-        "engine": solution.engine,
-        "consistent": solution.consistent,
-        "count": solution.count,
-        "num_wolves": problem.num_wolves,
-        "reveal": problem.reveal,
-        "source": problem.source,
-        "probabilities": {},
-        "fractions": {},
-        "wolf_counts": solution.wolf_counts if solution.consistent else {},
-        "certain_wolves": list(solution.certain_wolves),
-        "cleared": list(solution.cleared),
-        "possible_wolves": list(solution.possible_wolves),
-        "berserk_set": list(solution.berserk_set),
-        "facts": [{"key": f.key, "clause": f.clause, "text": f.text} for f in problem.facts],
-        "notes": list(problem.notes),
-    }
-    if solution.consistent:
-        probs = solution.probabilities()
-        out["probabilities"] = {a: _prob_float(p) for a, p in probs.items()}
-        out["fractions"] = {a: f"{p.numerator}/{p.denominator}" for a, p in probs.items()}
-        out["reasons"] = {r.letter: {"wolf": r.wolf, "rule": r.rule, "text": r.text}
-                          for r in why}
-    else:
-        out["core"] = [{"key": f.key, "clause": f.clause, "text": f.text}
-                       for f in solution.core]
-    if solution.proved is not None:
-        out["proved"] = sorted(solution.proved)
-    if advice is not None and advice.best_shot is not None:
-        out["advice"] = {
-            "best_shot": advice.best_shot,
-            "best_probability": _prob_float(advice.best_probability),
-            "tied": list(advice.tied),
-            "tie_rule": advice.tie_rule,
-            "berserk_set": list(advice.berserk_set),
-            "sheep_cost_expected": _prob_float(advice.sheep_cost_expected),
-            "sheep_cost_worst": advice.sheep_cost_worst,
-            "living_wolves": list(advice.living_wolves),
-        }
-    m = solution.model
-    if m is not None:
-        model: dict[str, Any] = {"available": m.available, "sets": m.sets}
-        if m.skipped:
-            model["skipped"] = m.skipped
-        elif m.available:
-            model["probabilities"] = {a: _prob_float(m.probability(a))
-                                      for a in problem.animals}
-            model["likelihood"] = str(m.total)
-        else:
-            model["skipped"] = "the record is impossible under the Wolf model"
-        out["model"] = model
-    return out
-
-
-# ---- rich report -------------------------------------------------------------------------------
+from fleece.solver.mutton.advice import Advice
+from fleece.solver.mutton.analysis import fraction_text, rounds_run, status_text
+from fleece.solver.mutton.explain import Reason
+from fleece.solver.mutton.problem import Problem, join_letters
+from fleece.solver.mutton.solution import Solution
 
 
 def _shade(p: Fraction) -> str:
@@ -277,56 +167,3 @@ def print_advice(advice: Advice, console: Any) -> None:
     console.print(f"  Berserk set: {', '.join(b)} ({len(b)} animal{'s' if len(b) != 1 else ''}"
                   f"; {wolves} living wolves among them): going berserk on it wins for sure "
                   f"and costs {cost} (if berserk is allowed and unused, M13).", soft_wrap=True)
-
-
-# ---- the command -------------------------------------------------------------------------------
-
-
-def parse_letters(text: str) -> str:
-    """`G,K` or `gk` -> `GK`."""
-    letters = "".join(ch for ch in text.upper() if not ch.isspace() and ch != ",")
-    bad = [ch for ch in letters if not "A" <= ch <= "Z"]
-    if bad:
-        raise FleeceError(f"--escaped: '{bad[0]}' is not an animal letter")
-    return letters
-
-
-def run(text: str, name: str, *, wolves: int | None = None, no_reveal: bool = False,
-        escaped: str = "", dictionary_text: str | None = None, passed: bool = False,
-        engine: str = "fast", json_out: bool = False, svg_path: str | None = None,
-        write: Callable[[str, str], None] | None = None, console: Any = None) -> int:
-    """`fleece mutton solve`: parse, solve, print; returns the exit status (1 when the chart
-    is inconsistent). `write(path, text)` writes the SVG (atomic, refusing to overwrite)."""
-    if engine not in ENGINES:
-        raise FleeceError(f"unknown engine '{engine}' (known: {', '.join(ENGINES)})")
-    words = load_dictionary(dictionary_text) if dictionary_text is not None else None
-    try:
-        problem = problem_from_text(text, wolves, reveal=not no_reveal,
-                                    escaped=parse_letters(escaped), dictionary=words,
-                                    passed=passed)
-    except ParseError as exc:
-        raise exc.located(name) from None
-    solution = solve(problem, engine)
-    adv = advise(problem, solution) if solution.consistent else None
-    why = reasons(problem, solution)
-    if svg_path is not None:
-        if problem.board is None:
-            raise FleeceError("--svg needs the board in the input (a paste with the diagram, "
-                              "or a game record)")
-        from fleece.solver.mutton.svg import board_svg
-
-        assert write is not None
-        write(svg_path, board_svg(problem, solution))
-    if json_out:  # plain json: no need to import rich
-        text_out = json.dumps(to_json(problem, solution, adv, why), indent=2)
-        if console is None:
-            sys.stdout.write(text_out + "\n")
-        else:
-            console.print(text_out, markup=False, highlight=False)
-    else:
-        if console is None:
-            from rich.console import Console
-
-            console = Console(highlight=False, soft_wrap=True)
-        print_report(problem, solution, adv, why, console)
-    return 0 if solution.consistent else 1

@@ -1,4 +1,5 @@
-"""Puzzle files: the human-readable text, its JSON twin, the solution file and an SVG drawing.
+"""Mutton puzzle files: the human-readable text, its JSON twin, the solution file and an SVG
+drawing.
 
 A Mutton puzzle text is `#` comment lines, `Key: value` header lines (`Puzzle`, `Grade`,
 `Wolves`, `Question`) and then the chart in pbmserv columns, which `rules.mutton.chart.
@@ -14,17 +15,11 @@ from typing import Any
 
 from fleece.rules.errors import ParseError
 from fleece.rules.mutton.chart import Chart, ChartRow, Status, parse_chart, render_chart
-from fleece.solver.puzzles.mutton import (
-    Grade,
-    HumanSolution,
-    Masks,
-    MuttonPuzzle,
-    Question,
-    Rule,
-    human_solve,
-    iter_sets,
-    letters_of,
-)
+from fleece.solver.mutton.puzzle.answer import Masks, MuttonQuestion, iter_sets, letters_of
+from fleece.solver.mutton.puzzle.generate import MuttonPuzzle
+from fleece.solver.mutton.puzzle.human import HumanSolution, Rule, human_solve
+from fleece.solver.puzzles.core import Grade
+from fleece.solver.puzzles.pack import write_files
 
 FORMAT = "fleece-puzzle"
 VERSION = 1
@@ -45,7 +40,7 @@ class PuzzleSpec:
 
     chart: Chart
     wolves: int
-    question: Question
+    question: MuttonQuestion
     grade: Grade | None
     ident: str
 
@@ -60,14 +55,14 @@ def render_puzzle(p: MuttonPuzzle) -> str:
     return LEGEND + "\n".join(head) + "\n\n" + render_chart(p.chart) + "\n"
 
 
-def _question_of(text: str, line: int) -> Question:
+def _question_of(text: str, line: int) -> MuttonQuestion:
     t = text.strip().lower()
     if t in ("all", "certain"):
-        return Question(t)
+        return MuttonQuestion(t)
     if "certain" in t:
-        return Question.CERTAIN
+        return MuttonQuestion.CERTAIN
     if "all" in t or "which" in t:
-        return Question.ALL
+        return MuttonQuestion.ALL
     raise ParseError(f"unknown question {text!r} (name all the wolves, or the certain ones)",
                      line=line, column=1)
 
@@ -109,7 +104,7 @@ def parse_puzzle(text: str, source: str | None = None) -> PuzzleSpec:
     if not wtext.isdigit() or not 1 <= int(wtext) <= len(chart.animals) // 2:
         raise ParseError(f"'Wolves:' needs a number 1..{len(chart.animals) // 2}, got {wtext!r}",
                          line=wline, column=1, source=source)
-    question = Question.ALL
+    question = MuttonQuestion.ALL
     if "question" in head:
         try:
             question = _question_of(*head["question"])
@@ -159,7 +154,7 @@ def puzzle_from_json(text: str, source: str | None = None) -> PuzzleSpec:
         wolves = int(data["wolves"])
         if not 1 <= wolves <= len(animals) // 2:
             raise ParseError(f"wolves must be 1..{len(animals) // 2}", source=source)
-        return PuzzleSpec(chart, wolves, Question(data.get("question", "all")), grade,
+        return PuzzleSpec(chart, wolves, MuttonQuestion(data.get("question", "all")), grade,
                           str(data.get("id", "")))
     except ParseError as exc:
         raise exc.located(source) if source and exc.source is None else exc from None
@@ -198,7 +193,7 @@ def render_solution(p: MuttonPuzzle, sol: HumanSolution | None = None) -> str:
         lines.append("Given: " + "; ".join(given) + ".")
     for i, st in enumerate(sol.steps, start=1):
         lines.append(f"{i}. [{st.rule.label}] {st.reason[0].upper()}{st.reason[1:]}.")
-    if p.question is Question.CERTAIN:
+    if p.question is MuttonQuestion.CERTAIN:
         lines.append("")
         lines.append("No other animal is certain: each of these wolf sets fits every clue:")
         for ws in witness_sets(p):
@@ -277,36 +272,17 @@ def solution_for(spec: PuzzleSpec, ans: frozenset[str]) -> HumanSolution:
     return human_solve(spec.chart, spec.wolves, spec.question, target=ans)
 
 
-def write_pack(puzzles: list[MuttonPuzzle], out_dir: str, *, force: bool, svg: bool,
-               write: Any) -> list[str]:
+def puzzle_files(p: MuttonPuzzle, *, svg: bool) -> dict[str, str]:
+    """The files of one puzzle by extension: `.txt`, `.json`, `.solution.txt` (and `.svg`)."""
+    files = {".txt": render_puzzle(p), ".json": puzzle_json(p),
+             ".solution.txt": render_solution(p)}
+    if svg:
+        files[".svg"] = puzzle_svg(p)
+    return files
+
+
+def write_pack(puzzles: list[MuttonPuzzle], out_dir: str, *, force: bool, svg: bool
+               ) -> list[str]:
     """Write each puzzle as NNN.txt, NNN.json, NNN.solution.txt (and NNN.svg) under `out_dir`
-    with `write(path, text, force=...)`; return the puzzle text paths."""
-    from pathlib import Path
-
-    paths = []
-    for i, p in enumerate(puzzles, start=1):
-        base = Path(out_dir) / f"{i:03d}"
-        write(f"{base}.txt", render_puzzle(p), force=force)
-        write(f"{base}.json", puzzle_json(p), force=force)
-        write(f"{base}.solution.txt", render_solution(p), force=force)
-        if svg:
-            write(f"{base}.svg", puzzle_svg(p), force=force)
-        paths.append(f"{base}.txt")
-    return paths
-
-
-def existing_outputs(out_dir: str, count: int, *, svg: bool) -> list[str]:
-    """Files a pack of `count` puzzles would overwrite (checked before generating)."""
-    from pathlib import Path
-
-    exts = [".txt", ".json", ".solution.txt"] + ([".svg"] if svg else [])
-    return [str(Path(out_dir) / f"{i:03d}{e}") for i in range(1, count + 1) for e in exts
-            if (Path(out_dir) / f"{i:03d}{e}").exists()]
-
-
-def solution_path(puzzle_path: str) -> str:
-    """The solution file beside a puzzle file (`NNN.txt` or `NNN.json` -> `NNN.solution.txt`)."""
-    for ext in (".txt", ".json"):
-        if puzzle_path.endswith(ext):
-            return puzzle_path[: -len(ext)] + ".solution.txt"
-    return puzzle_path + ".solution.txt"
+    (solver.puzzles.pack.write_pack); return the puzzle text paths."""
+    return write_files([puzzle_files(p, svg=svg) for p in puzzles], out_dir, force=force)
