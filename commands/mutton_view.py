@@ -10,7 +10,8 @@ from fleece.rules.mutton.diagram import render_board
 from fleece.solver.mutton.advice import Advice
 from fleece.solver.mutton.analysis import fraction_text, rounds_run, status_text
 from fleece.solver.mutton.explain import Reason
-from fleece.solver.mutton.problem import Problem, join_letters
+from fleece.solver.mutton.facts import join_letters
+from fleece.solver.mutton.problem import Problem
 from fleece.solver.mutton.solution import Solution
 
 

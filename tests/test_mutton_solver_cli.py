@@ -130,7 +130,8 @@ def test_svg_written_atomically_and_not_overwritten(tmp_path: Path) -> None:
 
 
 def test_bad_input_one_line_errors(tmp_path: Path) -> None:
-    assert "choose one of fast, csp, smt" in one_line_error(fleece("mutton", "solve", HELP, "--engine", "x"))
+    assert "choose one of fast, csp, smt" in one_line_error(
+        fleece("mutton", "solve", HELP, "--engine", "x"))
     assert "number of wolves" in one_line_error(fleece("mutton", "solve", HELP, "--wolves",
                                                        "14"))
     bad = tmp_path / "bad.txt"

@@ -30,8 +30,9 @@ from fleece.solver.mutton.advice import Advice, advise
 from fleece.solver.mutton.analysis import Analysis, analyse
 from fleece.solver.mutton.engines import ENGINES, count_sets, enumerate_sets, solve
 from fleece.solver.mutton.explain import explain
+from fleece.solver.mutton.facts import Fact, Kind
 from fleece.solver.mutton.inputs import problem_from_json, problem_from_record, problem_from_text
-from fleece.solver.mutton.problem import Fact, Kind, Problem, WolfTurn, problem_from_chart
+from fleece.solver.mutton.problem import Problem, WolfTurn, problem_from_chart
 from fleece.solver.mutton.solution import ModelPosterior, Solution
 
 __all__ = [

@@ -17,8 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from fleece.solver.mutton.facts import Fact, Kind
 from fleece.solver.mutton.fast import count_facts
-from fleece.solver.mutton.problem import Fact, Kind, Problem, living_neighbours
+from fleece.solver.mutton.problem import Problem, living_neighbours
 from fleece.solver.mutton.solution import Solution
 
 TIE_RULE = ("highest probability; ties go to the animal with the most living neighbours on the "

@@ -15,7 +15,8 @@ from fleece.rules.mutton.chart import Status
 from fleece.solver.mutton.advice import Advice, advise
 from fleece.solver.mutton.engines import solve
 from fleece.solver.mutton.explain import Reason, reasons
-from fleece.solver.mutton.problem import Problem, eaten_in
+from fleece.solver.mutton.facts import eaten_in
+from fleece.solver.mutton.problem import Problem
 from fleece.solver.mutton.solution import Solution
 
 MAX_FRACTION_DIGITS = 12  # longer fractions are shown as floats only

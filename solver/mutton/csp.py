@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from fleece.solver.mutton.problem import Fact, Kind, Problem
+from fleece.solver.mutton.facts import Fact, Kind
+from fleece.solver.mutton.problem import Problem
 from fleece.solver.mutton.solution import Solution, minimal_core
 
 

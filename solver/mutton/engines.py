@@ -7,8 +7,9 @@ from dataclasses import replace
 from itertools import islice
 
 from fleece.rules.errors import FleeceError
+from fleece.solver.mutton.facts import Fact
 from fleece.solver.mutton.fast import count_facts, is_consistent, iter_sets
-from fleece.solver.mutton.problem import Fact, Problem
+from fleece.solver.mutton.problem import Problem
 from fleece.solver.mutton.solution import Solution, minimal_core
 
 ENGINES = ("fast", "csp", "smt")

@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fleece.rules.mutton.chart import ChartRow, Status
-from fleece.solver.mutton.problem import Fact, Kind, Problem, join_letters
+from fleece.solver.mutton.facts import Fact, Kind, join_letters
+from fleece.solver.mutton.problem import Problem
 from fleece.solver.mutton.solution import Solution
 
 MAX_PACKING_ROWS = 40  # exact maximum packing up to this many open rows, greedy above

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from math import comb
 
-from fleece.solver.mutton.problem import Fact, Kind
+from fleece.solver.mutton.facts import Fact, Kind
 
 Poly = dict[int, int]  # packed counter vector -> number of sets
 

@@ -45,71 +45,27 @@ over, exactly as `rules.mutton.chart.farmer_chart` shows it) and the positions o
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from enum import Enum
 from functools import cached_property
 
 from fleece.rules.errors import FleeceError
-from fleece.rules.mutton.chart import Chart, ChartRow, Status
+from fleece.rules.mutton.chart import Chart, Status
 from fleece.rules.mutton.diagram import BoardPicture
 from fleece.rules.mutton.game import GameState, Phase
 from fleece.rules.mutton.geometry import board as board_of_size
 from fleece.rules.mutton.options import RuleSet
-
-# ---- constraints -------------------------------------------------------------------------
-
-
-class Kind(Enum):
-    """The shape of a fact's constraint."""
-
-    WOLF = "wolf"  # the animal is in W
-    SHEEP = "sheep"  # the animal is not in W
-    AT_LEAST_ONE = "at least one"  # W meets `animals` (a chart row)
-    COUNT = "count"  # lo <= |W & animals| <= hi
-    WORDS = "words"  # W is one of `words`
-
-
-@dataclass(frozen=True)
-class Fact:
-    """One piece of the Farmer's knowledge: a constraint on W with its origin in words.
-
-    `key` is stable and short (`row 2`, `status D`, `wolves`, `running`, `score`,
-    `dictionary`, `pass 7 B`); `clause` is the D-clause of this module; `text` is a sentence
-    for a person.
-    """
-
-    key: str
-    clause: str
-    text: str
-    kind: Kind
-    animals: frozenset[str] = frozenset()
-    lo: int = 0
-    hi: int = 0
-    words: frozenset[frozenset[str]] | None = field(default=None, compare=False)
-
-    def holds(self, wolves: frozenset[str] | set[str]) -> bool:
-        """True when the wolf set satisfies this fact (the reference semantics)."""
-        if self.kind is Kind.WOLF:
-            return next(iter(self.animals)) in wolves
-        if self.kind is Kind.SHEEP:
-            return next(iter(self.animals)) not in wolves
-        if self.kind is Kind.AT_LEAST_ONE:
-            return not self.animals.isdisjoint(wolves)
-        if self.kind is Kind.COUNT:
-            return self.lo <= len(self.animals & wolves) <= self.hi
-        assert self.words is not None
-        return frozenset(wolves) in self.words
-
-    @property
-    def animal(self) -> str:
-        """The animal of a WOLF or SHEEP fact."""
-        return next(iter(self.animals))
-
+from fleece.solver.mutton.facts import (
+    Fact,
+    Kind,
+    death_words,
+    eaten_in,
+    row_text,
+)
 
 # ---- record knowledge ----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class KillOption:
+class PossibleKill:
     """A kill that was legal for *some* wolf at a Wolf turn: its victim and its runners (the
     living neighbours, i.e. the possible killers), with the number of runner placements."""
 
@@ -131,7 +87,7 @@ class WolfTurn:
     round: int
     move: str
     animal: str | None
-    options: tuple[KillOption, ...]
+    options: tuple[PossibleKill, ...]
     alive: frozenset[str]
     isolated: frozenset[str]
     escape_allowed: bool
@@ -201,41 +157,6 @@ class Problem:
         return tuple(derive_facts(self))
 
 
-def eaten_in(chart: Chart) -> dict[str, int]:
-    """Victim letter -> the round it was eaten in."""
-    return {row.victim: row.round for row in chart.rows}
-
-
-def _and(names: list[str]) -> str:
-    if not names:
-        return "nobody"
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def join_letters(letters: list[str] | set[str] | frozenset[str]) -> str:
-    """`C, D and S`."""
-    return _and(sorted(letters))
-
-
-def death_words(chart: Chart, letter: str) -> str:
-    """`was eaten in round 2` or `was shot` (a dead animal that is no row's victim was shot, or
-    devoured after a berserk volley, which ends the game)."""
-    rnd = eaten_in(chart).get(letter)
-    return f"was eaten in round {rnd}" if rnd is not None else "was shot"
-
-
-def row_text(row: ChartRow) -> str:
-    """`round 2: J was eaten; C, D and S ran, so the killer is one of them`."""
-    runners = sorted(row.runners)
-    if len(runners) == 1:
-        return (f"round {row.round}: {row.victim} was eaten and only {runners[0]} ran, so "
-                f"{runners[0]} is the killer")
-    return (f"round {row.round}: {row.victim} was eaten; {_and(runners)} ran, so the killer "
-            "is one of them")
-
-
 def derive_facts(problem: Problem) -> list[Fact]:
     """Translate the problem into facts (D1-D9)."""
     chart = problem.chart
@@ -292,7 +213,7 @@ def derive_facts(problem: Problem) -> list[Fact]:
 def _pass_facts(problem: Problem) -> list[Fact]:
     out: list[Fact] = []
     seen: set[str] = set()
-    turns: list[tuple[str, tuple[KillOption, ...]]] = []
+    turns: list[tuple[str, tuple[PossibleKill, ...]]] = []
     if problem.turns is not None:
         turns = [(f"in round {t.round}", t.options) for t in problem.turns if t.move == "pass"]
     if problem.passed:
@@ -317,7 +238,7 @@ def _pass_facts(problem: Problem) -> list[Fact]:
 # ---- positions -------------------------------------------------------------------------------
 
 
-def kill_options(state: GameState) -> tuple[KillOption, ...]:
+def kill_options(state: GameState) -> tuple[PossibleKill, ...]:
     """Every kill legal for *some* wolf set at a position: victims next to a living animal
     whose runners can be placed (M8-M10). Uses the rules model with every living animal
     treated as a hidden wolf, so the answer does not depend on who the wolves are."""
@@ -325,7 +246,7 @@ def kill_options(state: GameState) -> tuple[KillOption, ...]:
     probe = replace(state, wolves=living, phase=Phase.WOLF)
     out = []
     for opt in probe.legal_kills():
-        out.append(KillOption(opt.victim, frozenset(opt.runners), opt.placements))
+        out.append(PossibleKill(opt.victim, frozenset(opt.runners), opt.placements))
     return tuple(out)
 
 
@@ -345,7 +266,7 @@ def state_from_chart(chart: Chart) -> GameState:
                      phase=Phase.WOLF, round=1)
 
 
-def kill_options_on_board(chart: Chart) -> tuple[KillOption, ...]:
+def kill_options_on_board(chart: Chart) -> tuple[PossibleKill, ...]:
     """`kill_options` for the board of a paste."""
     return kill_options(state_from_chart(chart))
 

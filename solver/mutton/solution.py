@@ -8,7 +8,8 @@ from fractions import Fraction
 
 from fleece.rules.mutton.chart import Status
 from fleece.solver.core import minimal_core as find_core
-from fleece.solver.mutton.problem import Fact, Kind, Problem
+from fleece.solver.mutton.facts import Fact, Kind
+from fleece.solver.mutton.problem import Problem
 
 
 @dataclass(frozen=True)
