@@ -1,7 +1,8 @@
 """The registry of games: one entry per game names everything the toolkit builds for it.
 
 An entry is data: the game's name and RULES.md section, and the dotted names of its rules
-`Game` object, its command-line group, its solver package and its verification package.
+`Game` objects (one, or several for a family such as the Wolf! card games), its command-line
+group, its solver package and its verification package.
 `fleece.cli` builds its game groups from this table, `fleece verify --game NAME` dispatches
 through it, and the conformance test plays every game listed. Nothing here imports a solver:
 the names are resolved by whoever needs them (`load`), when they need them, which also keeps
@@ -21,7 +22,7 @@ from fleece.rules.errors import ParseError
 class GameEntry:
     """One game of the toolkit.
 
-    `game` is `module:attribute` of its rules `Game` object (rules.protocol); `commands` the
+    `games` are `module:attribute` of its rules `Game` objects (rules.protocol); `commands` the
     module whose `build(parser)` adds its command-line group; `solver` its solver package
     (exports `solve`); `verify` its verification package (exports `SECTIONS` and `run`), or
     None while it has none; `clauses` the clause-ID prefixes of its RULES.md section."""
@@ -31,7 +32,7 @@ class GameEntry:
     summary: str
     section: int
     clauses: tuple[str, ...]
-    game: str
+    games: tuple[str, ...]
     commands: str
     solver: str
     verify: str | None
@@ -43,7 +44,7 @@ GAMES: tuple[GameEntry, ...] = (
         name="mutton", title="Mutton",
         summary="hidden wolves on a hex board: charts, records, exact deductions, puzzles",
         section=1, clauses=("M", "C"),
-        game="fleece.rules.mutton.protocol:MUTTON",
+        games=("fleece.rules.mutton.protocol:MUTTON",),
         commands="fleece.commands.mutton",
         solver="fleece.solver.mutton",
         verify="fleece.verify.mutton",
@@ -53,7 +54,7 @@ GAMES: tuple[GameEntry, ...] = (
         name="woof", title="Woof!!",
         summary="hidden characters at the table: evidence files, exact beliefs, puzzles",
         section=2, clauses=("W",),
-        game="fleece.rules.woof.protocol:WOOF",
+        games=("fleece.rules.woof.protocol:WOOF",),
         commands="fleece.commands.woof",
         solver="fleece.solver.woof",
         verify=None,
@@ -83,6 +84,11 @@ def load(ref: str) -> Any:
     return getattr(obj, attr) if attr else obj
 
 
-def load_game(name: str) -> Any:
-    """The rules `Game` object of a registered game."""
-    return load(entry(name).game)
+def load_games(name: str) -> tuple[Any, ...]:
+    """The rules `Game` objects of a registered entry."""
+    return tuple(load(ref) for ref in entry(name).games)
+
+
+def all_game_refs() -> tuple[str, ...]:
+    """Every rules `Game` reference of every entry, in registry order."""
+    return tuple(ref for g in GAMES for ref in g.games)

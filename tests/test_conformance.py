@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from fleece.rules.errors import FleeceError, IllegalMoveError
 from fleece.rules.protocol import CHANCE, TERMINAL, State
-from fleece.rules.registry import GAMES, GameEntry, load
+from fleece.rules.registry import GAMES, all_game_refs, load
 
 LIST_CAP = 3000  # legal-move lists up to this size are checked in full
 ACCEPT_SAMPLE = 12  # listed moves tried per state
@@ -100,9 +100,9 @@ def _check_position_text(game: Any, state: State[Any]) -> None:
     assert game.position_text(again) == text
 
 
-def play_through(entry: GameEntry, seed: int) -> int:
-    """One random game of `entry` under random options; the number of moves played."""
-    game = load(entry.game)
+def play_through(ref: str, seed: int) -> int:
+    """One random game of the Game `ref` under random options; the number of moves played."""
+    game = load(ref)
     rng = random.Random(seed)
     options = game.random_options(rng)
     state = game.new_initial_state(options)
@@ -123,16 +123,23 @@ def play_through(entry: GameEntry, seed: int) -> int:
     return steps
 
 
-@pytest.mark.parametrize("entry", GAMES, ids=lambda g: g.name)
+GAME_REFS = all_game_refs()
+
+
+def _ident(ref: str) -> str:
+    return ref.rsplit(":", 1)[-1].lower()
+
+
+@pytest.mark.parametrize("ref", GAME_REFS, ids=_ident)
 @given(seed=st.integers(0, 2**32 - 1))
-def test_random_playthroughs_obey_the_protocol(entry: GameEntry, seed: int) -> None:
-    play_through(entry, seed)
+def test_random_playthroughs_obey_the_protocol(ref: str, seed: int) -> None:
+    play_through(ref, seed)
 
 
-@pytest.mark.parametrize("entry", GAMES, ids=lambda g: g.name)
-def test_default_game_has_its_players_and_a_typed_error(entry: GameEntry) -> None:
+@pytest.mark.parametrize("ref", GAME_REFS, ids=_ident)
+def test_default_game_has_its_players_and_a_typed_error(ref: str) -> None:
     """The standard game starts unfinished; garbage move text is a typed error, not a crash."""
-    game = load(entry.game)
+    game = load(ref)
     state = game.new_initial_state(game.default_options())
     assert not state.is_terminal() and len(game.players(game.default_options())) >= 1
     with pytest.raises(FleeceError):
