@@ -13,7 +13,7 @@ from hypothesis import given
 from woof_strategies import evidence_about
 
 from fleece.rules.errors import ParseError
-from fleece.rules.woof.cards import BASIC_CARDS, PRESET_DECKS, Character, Question, parse_card
+from fleece.rules.woof.cards import BASIC_CARDS, PRESET_DECKS, Character, QuestionCard, parse_card
 from fleece.rules.woof.evidence import (
     AskFact,
     Evidence,
@@ -46,7 +46,7 @@ def test_issue_example_parses() -> None:
     assert ev.facts[1].line == 5
     assert ev.facts[2] == LookFact(3, 2, None)
     assert ev.facts[3] == SawFact(4, 5, parse_card("dog?"))
-    assert ev.facts[4] == AskFact(4, 3, Question.Q1, True)
+    assert ev.facts[4] == AskFact(4, 3, QuestionCard.Q1, True)
     assert parse_evidence(format_evidence(ev)) == ev
 
 

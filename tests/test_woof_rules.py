@@ -19,7 +19,7 @@ from fleece.rules.woof.cards import (
     QUESTION_DECK,
     Card,
     Character,
-    Question,
+    QuestionCard,
     RuleSet,
     announcement,
     character_of,
@@ -53,8 +53,8 @@ def test_basic_and_expert_cards_match_the_facts() -> None:
     assert sorted(card.name for card in EXPERT_CARDS) == [
         "dog@wolf", "hunter@sheep", "sheep@dog", "shepherd@hunter"]
     assert [c(n).value for n in ("sheep", "dog", "hunter", "shepherd", "wolf")] == [1, 2, 3, 4, 5]
-    assert Counter(QUESTION_DECK) == {Question.Q1: 4, Question.Q2: 4, Question.Q3: 3,
-                                      Question.Q4: 3, Question.Q5: 2}
+    assert Counter(QUESTION_DECK) == {QuestionCard.Q1: 4, QuestionCard.Q2: 4, QuestionCard.Q3: 3,
+                                      QuestionCard.Q4: 3, QuestionCard.Q5: 2}
     for seats, deck in PRESET_DECKS.items():
         assert len(deck) == 2 * seats
 
@@ -98,12 +98,13 @@ def test_w4_announcements() -> None:
 
 def test_w5_questions_are_about_character_or_pictures() -> None:
     thomas = hand("shepherd?", "hunter")
-    assert Question.Q1.answer(thomas) and Question.Q2.answer(thomas)
-    assert Question.Q4.answer(thomas)  # a Hunter picture, though Thomas is the Shepherd
-    assert not Question.Q3.answer(thomas) and not Question.Q5.answer(thomas)
+    assert QuestionCard.Q1.answer(thomas) and QuestionCard.Q2.answer(thomas)
+    assert QuestionCard.Q4.answer(thomas)  # a Hunter picture, though Thomas is the Shepherd
+    assert not QuestionCard.Q3.answer(thomas) and not QuestionCard.Q5.answer(thomas)
     eva = hand("wolf", "sheep")
-    assert Question.Q1.answer(eva) and not Question.Q2.answer(eva) and Question.Q5.answer(eva)
-    assert not Question.Q3.answer(hand("sheep@dog", "sheep"))  # picture, not appearance
+    assert QuestionCard.Q1.answer(eva) and not QuestionCard.Q2.answer(eva)
+    assert QuestionCard.Q5.answer(eva)
+    assert not QuestionCard.Q3.answer(hand("sheep@dog", "sheep"))  # picture, not appearance
 
 
 # ---- W3, W6, W7, W11 -------------------------------------------------------------------------
@@ -123,7 +124,7 @@ def _five_seat_round(start: int = 1) -> Round:
              3: hand("hunter", "sheep"), 4: hand("sheep", "sheep"),
              5: hand("hunter?", "sheep")}
     return Round(Table(5), hands, start,
-                 questions={s: [Question.Q1, Question.Q2] for s in range(1, 6)})
+                 questions={s: [QuestionCard.Q1, QuestionCard.Q2] for s in range(1, 6)})
 
 
 def test_round_legality() -> None:
@@ -135,12 +136,12 @@ def test_round_legality() -> None:
     with pytest.raises(IllegalMoveError):
         rnd.look(1, 1, 0)  # own cards
     with pytest.raises(IllegalMoveError):
-        rnd.ask(1, 2, Question.Q5)  # not held
+        rnd.ask(1, 2, QuestionCard.Q5)  # not held
     assert rnd.events == [] and rnd.current == 1  # refusals leave the state unchanged
     dummy = Round(Table(4), {s: hand("sheep", "sheep") for s in range(1, 6)}, 4,
-                  questions={s: [Question.Q1] for s in range(1, 5)})
+                  questions={s: [QuestionCard.Q1] for s in range(1, 5)})
     with pytest.raises(IllegalMoveError):
-        dummy.ask(4, 5, Question.Q1)  # the dummy is never asked (W3)
+        dummy.ask(4, 5, QuestionCard.Q1)  # the dummy is never asked (W3)
     dummy.look(4, 5, 1)  # ... but can be looked at
     assert dummy.current == 1  # and never takes a turn
 
@@ -197,11 +198,12 @@ def test_golden_rulebook_example() -> None:
     hands = {1: hand("wolf", "sheep"), 2: hand("shepherd?", "hunter"),
              3: hand("hunter", "sheep"), 4: hand("sheep", "sheep"),
              5: hand("hunter", "sheep")}
-    rnd = Round(Table(5), hands, 1, questions={s: [Question.Q1, Question.Q3] for s in hands})
+    rnd = Round(Table(5), hands, 1,
+                questions={s: [QuestionCard.Q1, QuestionCard.Q3] for s in hands})
     assert rnd.look(1, 4, 0).announced is S  # Eva: "Jason is a Sheep"
     assert rnd.look(2, 5, 0).announced is W  # Thomas, the Shepherd: "Kenny is a Wolf"
     assert rnd.look(3, 2, 1).announced is None  # Paul at Thomas (index 1: hands are sorted)
-    assert rnd.ask(4, 3, Question.Q1).answer is True  # Jason asks Paul
+    assert rnd.ask(4, 3, QuestionCard.Q1).answer is True  # Jason asks Paul
     rnd.look(5, 1, 1)
     rnd.look(1, 3, 1)
     assert rnd.look(2, 4, 0).announced is W  # Thomas lays a Wolf token at Jason

@@ -34,7 +34,7 @@ from fleece.rules.woof.round import Table
 from fleece.rules.woof.scoring import Suspicion, suspicion_correct
 from fleece.rules.woof.simulate import simulate_round
 from fleece.solver.woof import csp, fast, smt
-from fleece.solver.woof.model import Posterior, compile_problem, likelihood
+from fleece.solver.woof.model import Posterior, compile_evidence, likelihood
 from fleece.solver.woof.report import Suggestion, analyse, suggest
 
 W, P, S = Character.WOLF, Character.SHEPHERD, Character.SHEEP
@@ -242,7 +242,7 @@ def test_examples_engines_agree() -> None:
     assert fast.solve(ev) == smt.solve(ev)
 
 
-def test_compile_problem_hand_types() -> None:
-    p = compile_problem(parse_evidence("seats 8\n"))
+def test_compile_evidence_hand_types() -> None:
+    p = compile_evidence(parse_evidence("seats 8\n"))
     assert len(p.kinds) == 7 and p.counts == (7, 2, 1, 2, 1, 1, 2)
     assert len(p.hand_types) == 7 * 6 // 2 + 4  # pairs of kinds + doubles of sheep/dog/hunter/wolf

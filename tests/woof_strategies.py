@@ -11,7 +11,7 @@ from fleece.rules.woof.cards import (
     EXPERT_CARDS,
     Card,
     Hand,
-    Question,
+    QuestionCard,
     announcement,
     character_of,
     make_hand,
@@ -63,7 +63,7 @@ def evidence_about(draw: st.DrawFn, min_players: int = 4, max_players: int = 5,
         if kind == "ask":
             asker = draw(st.sampled_from(acting))
             target = draw(st.sampled_from([s for s in acting if s != asker]))
-            q = draw(st.sampled_from(list(Question)))
+            q = draw(st.sampled_from(list(QuestionCard)))
             facts.append(AskFact(asker, target, q, q.answer(hands[target]) != lie))
             continue
         viewer = draw(st.sampled_from(acting))

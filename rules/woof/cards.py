@@ -216,7 +216,7 @@ def announcement(card: Card, viewer: Character) -> Appearance:
 # ---- question cards (W5) ---------------------------------------------------------------------
 
 
-class Question(StrEnum):
+class QuestionCard(StrEnum):
     """The five question cards; every answer must be truthful (W5)."""
 
     Q1 = "q1"  # are you Wolf, Hunter or Shepherd?
@@ -232,25 +232,25 @@ class Question(StrEnum):
 
     def answer(self, hand: Hand) -> bool:
         """The truthful answer of a seat holding `hand`."""
-        if self is Question.Q1:
+        if self is QuestionCard.Q1:
             return character_of(hand) in (Character.WOLF, Character.HUNTER, Character.SHEPHERD)
-        if self is Question.Q2:
+        if self is QuestionCard.Q2:
             return character_of(hand) in (Character.SHEEP, Character.HUNTER, Character.SHEPHERD)
-        picture = {Question.Q3: Character.DOG, Question.Q4: Character.HUNTER,
-                   Question.Q5: Character.SHEEP}[self]
+        picture = {QuestionCard.Q3: Character.DOG, QuestionCard.Q4: Character.HUNTER,
+                   QuestionCard.Q5: Character.SHEEP}[self]
         return any(card.picture is picture for card in hand)
 
 
-QUESTION_TEXT: Mapping[Question, str] = {
-    Question.Q1: "are you the Wolf, a Hunter or the Shepherd?",
-    Question.Q2: "are you a Sheep, a Hunter or the Shepherd?",
-    Question.Q3: "does one of your cards show the Dog?",
-    Question.Q4: "does one of your cards show the Hunter?",
-    Question.Q5: "does one of your cards show the Sheep?",
+QUESTION_TEXT: Mapping[QuestionCard, str] = {
+    QuestionCard.Q1: "are you the Wolf, a Hunter or the Shepherd?",
+    QuestionCard.Q2: "are you a Sheep, a Hunter or the Shepherd?",
+    QuestionCard.Q3: "does one of your cards show the Dog?",
+    QuestionCard.Q4: "does one of your cards show the Hunter?",
+    QuestionCard.Q5: "does one of your cards show the Sheep?",
 }
 
 #: The 16 question cards (facts): 4 x q1, 4 x q2, 3 x q3, 3 x q4, 2 x q5.
-QUESTION_DECK: tuple[Question, ...] = (
-    (Question.Q1,) * 4 + (Question.Q2,) * 4 + (Question.Q3,) * 3 + (Question.Q4,) * 3
-    + (Question.Q5,) * 2
+QUESTION_DECK: tuple[QuestionCard, ...] = (
+    (QuestionCard.Q1,) * 4 + (QuestionCard.Q2,) * 4 + (QuestionCard.Q3,) * 3
+    + (QuestionCard.Q4,) * 3 + (QuestionCard.Q5,) * 2
 )

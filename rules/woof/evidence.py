@@ -34,7 +34,7 @@ from fleece.rules.woof.cards import (
     Card,
     Character,
     Hand,
-    Question,
+    QuestionCard,
     RuleSet,
     face_name,
     make_hand,
@@ -102,7 +102,7 @@ class AskFact:
 
     asker: int
     target: int
-    question: Question
+    question: QuestionCard
     answer: bool
     line: int = field(default=0, compare=False)
 
@@ -165,7 +165,7 @@ class Evidence:
         shown: dict[int, list[Character]] = {}
         marks = 0
         asked: Counter[int] = Counter()
-        questions: Counter[Question] = Counter()
+        questions: Counter[QuestionCard] = Counter()
         for f in self.facts:
             said: Appearance = None
             acted = False
@@ -378,7 +378,7 @@ def _fact(lineno: int, key: str, args: list[_Tok], table: Table) -> Fact:
         if asker == target:
             raise ParseError("a seat cannot ask itself", line=lineno, column=args[1].col)
         try:
-            question = Question(args[2].text.lower())
+            question = QuestionCard(args[2].text.lower())
         except ValueError:
             raise ParseError(f"unknown question {args[2].text!r} (q1..q5)", line=lineno,
                              column=args[2].col) from None

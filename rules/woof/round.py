@@ -22,7 +22,7 @@ from fleece.rules.woof.cards import (
     Card,
     Character,
     Hand,
-    Question,
+    QuestionCard,
     RuleSet,
     announcement,
     character_of,
@@ -98,7 +98,7 @@ class AskEvent:
 
     asker: int
     target: int
-    question: Question
+    question: QuestionCard
     answer: bool
 
 
@@ -127,7 +127,7 @@ class Round:
     start: int
     barred: frozenset[int] = frozenset()
     rules: RuleSet = DEFAULT_RULES
-    questions: dict[int, list[Question]] = field(default_factory=dict)
+    questions: dict[int, list[QuestionCard]] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
     tokens: TokenSupply = field(default_factory=TokenSupply)
     turns_taken: Counter[int] = field(default_factory=Counter)
@@ -205,7 +205,7 @@ class Round:
         self._done(event)
         return event
 
-    def ask(self, seat: int, target: int, question: Question) -> AskEvent:
+    def ask(self, seat: int, target: int, question: QuestionCard) -> AskEvent:
         """W5: play one of the seat's question cards on another acting seat; truthful answer."""
         self._check_turn(seat)
         if target == seat or target not in self.table.acting:
@@ -275,7 +275,7 @@ class Round:
         return order[(order.index(last[-1]) + 1) % len(order)]
 
 
-def deal_questions(table: Table, rng: random.Random) -> dict[int, list[Question]]:
+def deal_questions(table: Table, rng: random.Random) -> dict[int, list[QuestionCard]]:
     """Two question cards to each acting seat from the 16 (the rest are set aside)."""
     pile = list(QUESTION_DECK)
     rng.shuffle(pile)

@@ -19,10 +19,10 @@ from fleece.rules.errors import FleeceError
 from fleece.rules.woof.cards import Card, Hand, character_of
 from fleece.rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact, SawFact
 from fleece.solver.woof.model import (
+    CompiledEvidence,
     Posterior,
-    Problem,
     ask_ok,
-    compile_problem,
+    compile_evidence,
     deletion_core,
     hand_ok,
     look_weight,
@@ -32,7 +32,7 @@ from fleece.solver.woof.model import (
 )
 
 
-def _build(problem: Problem) -> Any:
+def _build(problem: CompiledEvidence) -> Any:
     import constraint  # lazy: only this engine needs python-constraint
 
     hands = problem.hand_types
@@ -78,7 +78,7 @@ def _build(problem: Problem) -> Any:
 
 def assignments(evidence: Evidence) -> Iterator[dict[int, Hand]]:
     """Every hand assignment the constraints allow (the support of the posterior)."""
-    problem = compile_problem(evidence)
+    problem = compile_evidence(evidence)
     csp = _build(problem)
     if csp is None:
         return
@@ -100,7 +100,7 @@ def solve(evidence: Evidence, limit: int = LIMIT) -> Posterior:
                                   "engine; use --engine fast")
             yield hands
 
-    return posterior_from_assignments(compile_problem(evidence), bounded())
+    return posterior_from_assignments(compile_evidence(evidence), bounded())
 
 
 def consistent(evidence: Evidence) -> bool:

@@ -21,10 +21,10 @@ from math import factorial, prod
 from fleece.rules.woof.cards import CHARACTERS, Character
 from fleece.rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact, SawFact
 from fleece.solver.woof.model import (
+    CompiledEvidence,
     Posterior,
-    Problem,
     ask_ok,
-    compile_problem,
+    compile_evidence,
     deck_factor,
     deletion_core,
     hand_ok,
@@ -39,7 +39,7 @@ _NOT_SHEPHERD = Character.SHEEP  # any non-Shepherd viewer announces the same (W
 SeatTable = list[tuple[int, int, Character]]  # (hand type index, integer weight, character)
 
 
-def _base_tables(problem: Problem) -> dict[int, SeatTable]:
+def _base_tables(problem: CompiledEvidence) -> dict[int, SeatTable]:
     """Per-seat weights of every hand type from the facts that do not depend on a viewer."""
     tables: dict[int, SeatTable] = {}
     for seat in problem.seats:
@@ -66,7 +66,8 @@ def _base_tables(problem: Problem) -> dict[int, SeatTable]:
     return tables
 
 
-def _flag_choices(problem: Problem, base: dict[int, SeatTable]) -> Iterator[frozenset[int]]:
+def _flag_choices(problem: CompiledEvidence, base: dict[int, SeatTable]
+                  ) -> Iterator[frozenset[int]]:
     """Every set of look-making viewers that could be the Shepherds together."""
     viewers = sorted({f.viewer for f in problem.facts
                       if isinstance(f, LookFact) and f.announced is not None})
@@ -78,7 +79,7 @@ def _flag_choices(problem: Problem, base: dict[int, SeatTable]) -> Iterator[froz
             yield frozenset(chosen)
 
 
-def _tables_for(problem: Problem, base: dict[int, SeatTable], shepherds: frozenset[int]
+def _tables_for(problem: CompiledEvidence, base: dict[int, SeatTable], shepherds: frozenset[int]
                 ) -> dict[int, SeatTable]:
     looks = [f for f in problem.facts if isinstance(f, LookFact) and f.announced is not None]
     flagged = {f.viewer for f in looks}
@@ -104,7 +105,7 @@ def _tables_for(problem: Problem, base: dict[int, SeatTable], shepherds: frozens
 class _Deck:
     """Mixed-radix codes for "cards left in the deck", with cached successor lists."""
 
-    def __init__(self, problem: Problem) -> None:
+    def __init__(self, problem: CompiledEvidence) -> None:
         self.counts = problem.counts
         self.mult: list[int] = []
         m = 1
@@ -143,7 +144,7 @@ class _Deck:
         return factorial(self.leftover_total) // prod(factorial(r) for r in self.digits(code))
 
 
-def _run(problem: Problem, tables: dict[int, SeatTable], deck: _Deck, vectors: bool
+def _run(problem: CompiledEvidence, tables: dict[int, SeatTable], deck: _Deck, vectors: bool
          ) -> dict[int, int]:
     """One DP pass; returns character-vector code -> scaled weight (code 0 when not tracked)."""
     seats = problem.seats
@@ -175,13 +176,13 @@ def _run(problem: Problem, tables: dict[int, SeatTable], deck: _Deck, vectors: b
     return out
 
 
-def _scale(problem: Problem) -> Fraction:
+def _scale(problem: CompiledEvidence) -> Fraction:
     """Factor turning a scaled DP total into the probability of the evidence."""
     looks = sum(1 for f in problem.facts if isinstance(f, LookFact | SawFact))
     return Fraction(deck_factor(problem), 2**looks * factorial(sum(problem.counts)))
 
 
-def _weights(problem: Problem, vectors: bool) -> dict[int, int]:
+def _weights(problem: CompiledEvidence, vectors: bool) -> dict[int, int]:
     base = _base_tables(problem)
     deck = _Deck(problem)
     total: defaultdict[int, int] = defaultdict(int)
@@ -202,7 +203,7 @@ def _decode(code: int, n: int) -> tuple[Character, ...]:
 
 def solve(evidence: Evidence) -> Posterior:
     """Exact posterior of the seat characters given the evidence."""
-    problem = compile_problem(evidence)
+    problem = compile_evidence(evidence)
     weights = _weights(problem, vectors=True)
     n = len(problem.seats)
     z = sum(weights.values())
@@ -213,12 +214,12 @@ def solve(evidence: Evidence) -> Posterior:
 
 def consistent(evidence: Evidence) -> bool:
     """Whether some deal has positive weight (cheaper: no character vectors)."""
-    return bool(_weights(compile_problem(evidence), vectors=False))
+    return bool(_weights(compile_evidence(evidence), vectors=False))
 
 
 def evidence_probability(evidence: Evidence) -> Fraction:
     """The probability of the evidence under the model (cheap: no character vectors)."""
-    problem = compile_problem(evidence)
+    problem = compile_evidence(evidence)
     return sum(_weights(problem, vectors=False).values()) * _scale(problem)
 
 

@@ -1,4 +1,4 @@
-"""What every Woof!! engine shares: the compiled problem, the evidence semantics, the result.
+"""What every Woof!! engine shares: the compiled evidence, the evidence semantics, the result.
 
 The evidence model (RULES.md section 2): deals are uniform over physical deals (identical
 pictures are still distinct cards); a `look` weighs a deal by the fraction of the target's two
@@ -35,7 +35,7 @@ class ContradictionError(FleeceError):
 
 @dataclass(frozen=True)
 class HandType:
-    """A possible hand as card kinds: indices into `Problem.kinds` (i <= j)."""
+    """A possible hand as card kinds: indices into `CompiledEvidence.kinds` (i <= j)."""
 
     index: int
     kinds: tuple[int, int]
@@ -49,7 +49,7 @@ class HandType:
 
 
 @dataclass(frozen=True)
-class Problem:
+class CompiledEvidence:
     """Evidence compiled for the engines: seats, distinct card kinds and their copies."""
 
     evidence: Evidence
@@ -69,7 +69,7 @@ class Problem:
         return sum(self.counts) - 2 * len(self.seats)
 
 
-def compile_problem(evidence: Evidence) -> Problem:
+def compile_evidence(evidence: Evidence) -> CompiledEvidence:
     """Distinct card kinds of the deck and every hand type the deck allows."""
     counts = Counter(evidence.deck)
     kinds = tuple(sorted(counts, key=Card.sort_key))
@@ -80,7 +80,7 @@ def compile_problem(evidence: Evidence) -> Problem:
                 continue
             hand = make_hand(a, kinds[j])
             types.append(HandType(len(types), (i, j), hand, character_of(hand)))
-    return Problem(evidence, tuple(evidence.table.seat_numbers), kinds,
+    return CompiledEvidence(evidence, tuple(evidence.table.seat_numbers), kinds,
                    tuple(counts[k] for k in kinds), tuple(types))
 
 
@@ -131,7 +131,7 @@ def likelihood(facts: Iterable[Fact], hands: Mapping[int, Hand]) -> Fraction:
     return result
 
 
-def deal_count(problem: Problem, hands: Mapping[int, Hand]) -> int:
+def deal_count(problem: CompiledEvidence, hands: Mapping[int, Hand]) -> int:
     """Number of physical deals (distinct cards, unordered within a seat) giving `hands`."""
     used: Counter[Card] = Counter()
     denominator = 1
@@ -148,7 +148,7 @@ def deal_count(problem: Problem, hands: Mapping[int, Hand]) -> int:
     return total // denominator
 
 
-def total_deals(problem: Problem) -> int:
+def total_deals(problem: CompiledEvidence) -> int:
     """Number of physical deals of the deck to the seats (leftover cards unordered)."""
     d, n = sum(problem.counts), len(problem.seats)
     denominator: int = 2**n * factorial(d - 2 * n)
@@ -220,7 +220,7 @@ class Posterior:
         return out
 
 
-def posterior_from_assignments(problem: Problem, assignments: Iterable[Mapping[int, Hand]]
+def posterior_from_assignments(problem: CompiledEvidence, assignments: Iterable[Mapping[int, Hand]]
                                ) -> Posterior:
     """Weigh enumerated hand assignments (the csp and smt engines' models) by their physical-deal
     count and evidence likelihood, and sum them into the exact posterior."""
@@ -234,7 +234,7 @@ def posterior_from_assignments(problem: Problem, assignments: Iterable[Mapping[i
     return Posterior.from_weights(problem.seats, weights, total / total_deals(problem))
 
 
-def deck_factor(problem: Problem) -> int:
+def deck_factor(problem: CompiledEvidence) -> int:
     """prod n_k! over card kinds (used to turn scaled weights into deal counts)."""
     return prod(factorial(n) for n in problem.counts)
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from fleece.rules.woof.cards import CHARACTERS, Card, Character, Hand, Question, make_hand
+from fleece.rules.woof.cards import CHARACTERS, Card, Character, Hand, QuestionCard, make_hand
 from fleece.rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact
 from fleece.solver.woof.model import (
+    CompiledEvidence,
     Posterior,
-    Problem,
-    compile_problem,
+    compile_evidence,
     posterior_from_assignments,
 )
 
@@ -27,7 +27,7 @@ from fleece.solver.woof.model import (
 class _Model:
     """z3 variables and formulas for one problem."""
 
-    def __init__(self, problem: Problem) -> None:
+    def __init__(self, problem: CompiledEvidence) -> None:
         import z3  # lazy: only this engine needs z3
 
         self.z3 = z3
@@ -71,15 +71,15 @@ class _Model:
         if isinstance(f, AskFact):
             t = f.target
             truth = {
-                Question.Q1: z3.Or(self.is_char(t, Character.WOLF),
+                QuestionCard.Q1: z3.Or(self.is_char(t, Character.WOLF),
                                    self.is_char(t, Character.HUNTER),
                                    self.is_char(t, Character.SHEPHERD)),
-                Question.Q2: z3.Or(self.is_char(t, Character.SHEEP),
+                QuestionCard.Q2: z3.Or(self.is_char(t, Character.SHEEP),
                                    self.is_char(t, Character.HUNTER),
                                    self.is_char(t, Character.SHEPHERD)),
-                Question.Q3: self.pic(t, Character.DOG),
-                Question.Q4: self.pic(t, Character.HUNTER),
-                Question.Q5: self.pic(t, Character.SHEEP),
+                QuestionCard.Q3: self.pic(t, Character.DOG),
+                QuestionCard.Q4: self.pic(t, Character.HUNTER),
+                QuestionCard.Q5: self.pic(t, Character.SHEEP),
             }[f.question]
             return truth if f.answer else z3.Not(truth)
         if isinstance(f, LookFact):
@@ -131,14 +131,14 @@ def _rank(c: Character) -> int:
 
 def consistent(evidence: Evidence) -> bool:
     """Whether z3 finds a deal satisfying every line."""
-    model = _Model(compile_problem(evidence))
+    model = _Model(compile_evidence(evidence))
     s, _ = model.solver()
     return bool(s.check() == model.z3.sat)
 
 
 def unsat_core(evidence: Evidence) -> list[Fact]:
     """A minimal set of contradicting lines ([] when consistent): z3's core, then deletion."""
-    model = _Model(compile_problem(evidence))
+    model = _Model(compile_evidence(evidence))
     z3 = model.z3
     s = z3.Solver()
     s.add(*model.base)
@@ -166,7 +166,7 @@ def _core_flags(s: Any, flags: Sequence[Any]) -> list[Any]:
 
 def possible_characters(evidence: Evidence) -> dict[int, set[Character]]:
     """Per seat, the characters that some consistent deal gives it."""
-    problem = compile_problem(evidence)
+    problem = compile_evidence(evidence)
     model = _Model(problem)
     s, _ = model.solver()
     out: dict[int, set[Character]] = {}
@@ -187,7 +187,7 @@ def assignments(evidence: Evidence, limit: int = 200_000) -> list[dict[int, Hand
     """All hand assignments z3 allows (models blocked one by one); FleeceError over `limit`."""
     from fleece.rules.errors import FleeceError
 
-    problem = compile_problem(evidence)
+    problem = compile_evidence(evidence)
     model = _Model(problem)
     z3 = model.z3
     s, _ = model.solver()
@@ -211,4 +211,4 @@ def assignments(evidence: Evidence, limit: int = 200_000) -> list[dict[int, Hand
 
 def solve(evidence: Evidence) -> Posterior:
     """Exact posterior from the enumerated models."""
-    return posterior_from_assignments(compile_problem(evidence), assignments(evidence))
+    return posterior_from_assignments(compile_evidence(evidence), assignments(evidence))
