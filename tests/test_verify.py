@@ -3,6 +3,7 @@ can fail, M10 gaps, claims C1-C4, termination, the cross-check, reports, trace a
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 import subprocess
@@ -16,12 +17,13 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fleece.rules.errors import FleeceError
 from fleece.rules.mutton.game import GameState, Phase
 from fleece.rules.mutton.geometry import Cell, board
 from fleece.rules.mutton.moves import ChooseWolves, PlaceCells
 from fleece.rules.mutton.options import RuleSet
 from fleece.rules.mutton.simulate import random_move
-from fleece.verify import trace
+from fleece.verify import mutton, trace
 from fleece.verify.mutton import claims, gaps, invariants, termination
 from fleece.verify.mutton.crosscheck import PositionChecker, crosscheck, to_concrete
 from fleece.verify.mutton.z3model import (
@@ -35,7 +37,15 @@ from fleece.verify.mutton.z3model import (
     one_step,
     symbolic_state,
 )
-from fleece.verify.report import Report, to_json, to_junit, to_markdown
+from fleece.verify.report import (
+    Report,
+    report_stem,
+    summary_table,
+    to_json,
+    to_junit,
+    to_markdown,
+    write_reports,
+)
 from fleece.verify.result import FAILED, PASSED, PROVED, REFUTED, CheckResult
 
 
@@ -180,39 +190,142 @@ def test_to_concrete_refuses_a_position_with_too_many_corpses() -> None:
         to_concrete(bad)
 
 
-def _report(ok: bool) -> Report:
+def _report(ok: bool, game: str = "mutton") -> Report:
     res = [CheckResult("claims", "C1/x", "a claim", PROVED, PROVED, ("C1",), "fine"),
            CheckResult("gaps", "g", "a <gap> & more", REFUTED, REFUTED, ("M10",), "known",
                        "A=a1"),
            CheckResult("crosscheck", "c", "cross", PASSED if ok else FAILED, PASSED, ("M9",),
                        "d", "game 1: runners differ")]
     return Report({"options": "-size=4", "mode": "quick", "model": "m", "z3": "4"}, res,
-                  trace.trace_table(res), 1.0)
+                  trace.trace_table(res, "mutton"), 1.0, game=game, title="Mutton",
+                  sections=mutton.SECTIONS, rules_section=1)
 
 
 def test_reports_markdown_json_and_junit() -> None:
-    """The three report forms agree on the results; JUnit marks unexpected outcomes only."""
+    """The three report forms agree on the results; JUnit marks unexpected outcomes only;
+    titles and section order come from the report's game data."""
     good, bad = _report(True), _report(False)
     assert good.ok and not bad.ok
     md = to_markdown(bad)
-    assert "1 FAILED" in md and "Traceability" in md and "Clauses nothing covers yet" in md
+    assert md.startswith("# Mutton rules verification\n")
+    assert "1 FAILED" in md and "Clauses nothing covers yet" in md
+    assert "## Traceability (RULES.md section 1)" in md
+    titles = dict(mutton.SECTIONS)
+    order = [md.index(f"## {titles[k]}") for k in ("gaps", "claims", "crosscheck")]
+    assert order == sorted(order)
     doc = json.loads(to_json(bad))
     assert doc["ok"] is False and len(doc["results"]) == 3 and len(doc["trace"]) == 32
+    assert [s["section"] for s in doc["summary"]] == ["gaps", "claims", "crosscheck"]
     root = ET.fromstring(to_junit(bad))
-    assert root.get("failures") == "1"
+    assert root.get("failures") == "1" and root.get("name") == "fleece verify"
+    assert {c.get("classname") for c in root.iter("testcase")} == {
+        "verify.gaps", "verify.claims", "verify.crosscheck"}
     failures = root.findall(".//failure")
     assert len(failures) == 1 and "FAILED" in (failures[0].get("message") or "")
     assert ET.fromstring(to_junit(good)).get("failures") == "0"
 
 
+def test_report_names_per_game_and_undeclared_sections() -> None:
+    """Mutton keeps verification.md/.json; another game's files and JUnit names carry its
+    name; a section the game does not declare is still reported, titled by its key."""
+    assert report_stem("mutton") == "verification"
+    assert report_stem("woof") == "verification-woof"
+    other = _report(True, game="woof")
+    assert [p.name for p in other.paths(Path("r"))] == ["verification-woof.md",
+                                                        "verification-woof.json"]
+    root = ET.fromstring(to_junit(other))
+    assert root.get("name") == "fleece verify --game woof"
+    assert "verify.woof.claims" in {c.get("classname") for c in root.iter("testcase")}
+    odd = _report(True)
+    odd.results.append(CheckResult("extra", "e", "extra", PASSED, PASSED))
+    assert odd.section_keys()[-1] == "extra" and odd.summary()[-1][0] == "extra"
+    assert "## extra" in to_markdown(odd)
+
+
+def test_write_reports_replaces_its_own_files_but_not_a_junit_file(tmp_path: Path) -> None:
+    """write_reports replaces the report directory's files, refuses an existing JUnit file
+    without force and writes nothing then; summary_table titles rows from the game data."""
+    from rich.console import Console
+
+    rep = _report(True)
+    out = tmp_path / "reports"
+    junit = tmp_path / "junit.xml"
+    assert write_reports(rep, out, junit, False) == [out / "verification.md",
+                                                      out / "verification.json", junit]
+    assert write_reports(rep, out, None, False) == rep.paths(out)
+    with pytest.raises(FleeceError):
+        write_reports(_report(False), out, junit, False)
+    assert json.loads((out / "verification.json").read_text())["ok"] is True
+    write_reports(_report(False), out, junit, True)
+    assert json.loads((out / "verification.json").read_text())["ok"] is False
+    assert ET.parse(junit).getroot().get("failures") == "1"
+    with pytest.raises(FleeceError):
+        write_reports(rep, junit, None, False)
+    console = Console(record=True, width=200)
+    console.print(summary_table(rep))
+    text = console.export_text()
+    assert "fleece verify: -size=4 (quick, 1.0 s)" in text
+    assert "Rule gaps (M10) and the shotgun stall" in text
+
+
+def test_package_api_runs_a_section_and_writes_its_reports(tmp_path: Path) -> None:
+    """The per-game API: fleece.verify.mutton exports VerifyConfig, SECTIONS and run; a run
+    of one section yields a Report that write_reports turns into the usual files."""
+    pkg = importlib.import_module("fleece.verify.mutton")
+    assert [k for k, _ in pkg.SECTIONS] == ["invariants", "gaps", "claims", "termination",
+                                           "crosscheck"]
+    rep = pkg.run(pkg.VerifyConfig(quick=True, sections=frozenset({"claims"})),
+                  progress=False)
+    assert isinstance(rep, Report) and rep.ok and rep.game == "mutton"
+    assert rep.title == "Mutton" and rep.sections == pkg.SECTIONS and rep.rules_section == 1
+    assert {r.section for r in rep.results} == {"claims"} and rep.trace == []
+    written = write_reports(rep, tmp_path, None, False)
+    assert [p.name for p in written] == ["verification.md", "verification.json"]
+    assert "## Rulebook claims C1-C4" in written[0].read_text()
+
+
 def test_trace_table_covers_every_clause_id_and_scans_tests() -> None:
     """Every clause of RULES.md section 1 appears; test names and docstrings are scanned."""
-    assert trace.clause_ids("checks M9, m10 and C3 but not M99 or XM1") == {"M9", "M10", "C3"}
-    found = trace.scan_tests(Path(__file__).parent)
+    assert trace.clause_ids("checks M9, m10 and C3 but not M99 or XM1 or W4",
+                            "mutton") == {"M9", "M10", "C3"}
+    found = trace.scan_tests("mutton", Path(__file__).parent)
     assert any("test_m10_gap" in t for t in found["M10"])
-    rows = trace.trace_table([])
+    assert not any(c.startswith("W") for c in found)
+    rows = trace.trace_table([], "mutton")
     assert [r.clause for r in rows][:3] == ["M1", "M2", "M3"] and len(rows) == 32
+    assert [r.clause for r in rows][-4:] == ["C1", "C2", "C3", "C4"]
     assert all(r.title for r in rows)
+
+
+def test_trace_is_game_neutral() -> None:
+    """Woof!!'s clauses (W1-W11, section 2) and their tests are traced like Mutton's; a game
+    not in the registry can be traced from a Clauses value."""
+    woof = trace.clauses_for("woof")
+    assert woof.section == 2 and list(woof.titles) == [f"W{i}" for i in range(1, 12)]
+    assert trace.clause_ids("W4 and w11, not M9 or W12", "woof") == {"W4", "W11"}
+    found = trace.scan_tests("woof", Path(__file__).parent)
+    assert any("test_w1_" in t for t in found["W1"]) and not any(
+        c.startswith("M") for c in found)
+    rows = trace.trace_table([CheckResult("s", "n", "t", PASSED, PASSED, ("W9",))], woof)
+    assert next(r for r in rows if r.clause == "W9").proofs == ("s/n",)
+    text = "## 3. Ulvtafl\n- U1  Board: the cross\n- U2  Sheep\n## 4. Cards\n- K1  War\n"
+    ulv = trace.Clauses(3, ("U",), trace.read_clauses(text, 3, ("U",)))
+    assert ulv.titles == {"U1": "Board: the cross", "U2": "Sheep"}
+    assert [r.clause for r in trace.trace_table([], ulv, Path(__file__).parent)] == ["U1", "U2"]
+
+
+@pytest.mark.parametrize("game", sorted(trace.FALLBACK_CLAUSES))
+def test_trace_fallback_tables_match_rules_md(game: str, tmp_path: Path) -> None:
+    """Without RULES.md the built-in table gives the clauses; it lists the same IDs, in the
+    same order, as RULES.md's section for the game."""
+    empty = tmp_path / "RULES.md"
+    empty.write_text("# nothing here\n", encoding="utf-8")
+    fallback = trace.clauses_for(game, empty)
+    assert list(fallback.titles) == list(trace.FALLBACK_CLAUSES[game])
+    rules_md = trace.find_rules_md()
+    if rules_md is None:
+        pytest.skip("../shared/RULES.md not found")
+    assert list(trace.clauses_for(game, rules_md).titles) == list(fallback.titles)
 
 
 def test_cli_verify_quick_writes_reports_and_refuses_to_clobber(tmp_path: Path) -> None:

@@ -1,9 +1,11 @@
-"""Traceability: every clause of RULES.md section 1 (M1-M28, C1-C4) mapped to the tests and
-proofs that cover it, and the clauses nothing covers yet.
+"""Traceability for any game: every clause of the game's RULES.md section mapped to the tests
+and verification checks that cover it, so the clauses nothing covers yet stand out.
 
-The clause list is built in (so the command works in an installed copy); when the rules
-reference ../shared/RULES.md is found, its clause titles are read from it instead. Tests are
-found by scanning tests/ for clause IDs in test function names (`test_m9_...`) and docstrings.
+A game's section number and clause-ID prefixes come from the game registry
+(fleece.rules.registry: Mutton is section 1 with M and C). The clause list and titles are read
+from the rules reference ../shared/RULES.md when it is found, else from the built-in table
+below (so an installed copy works). Tests are found by scanning tests/ for clause IDs in test
+function names (`test_m9_...`, `test_w4_...`) and docstrings.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from pathlib import Path
 
 from fleece.verify.result import CheckResult
 
-ROW_LETTERS = "abcdefghijklmno"
-
-CLAUSES: dict[str, str] = {
+# Built-in clause titles per game (registry name -> clause ID -> title, in RULES.md order),
+# used when RULES.md is not found. Add a game's table here when it gets verification;
+# tests/test_verify.py checks each table against RULES.md.
+MUTTON_CLAUSES: dict[str, str] = {
     "M1": "hexagonal board of `size` cells per side", "M2": "pbmserv cell names",
     "M3": "six neighbours of a cell", "M4": "num_sheep animals labelled A, B, ...",
     "M5": "starting layouts", "M6": "the Wolf secretly picks num_wolves wolves",
@@ -35,31 +38,48 @@ CLAUSES: dict[str, str] = {
     "C4": "berserk versus sniping expected sheep deaths",
 }
 
-_ID = re.compile(r"(?<![A-Za-z0-9])([MC])(\d{1,2})(?![0-9])")
-_RULE_LINE = re.compile(r"^- (M\d+|C\d+)\s+(.*)$")
+WOOF_CLAUSES: dict[str, str] = {
+    "W1": "two character cards per seat; the higher or shared picture",
+    "W2": "each character's targets", "W3": "the dummy fifth seat with 4 players",
+    "W4": "look: announce a card's appearance", "W5": "ask: a question card, answered truly",
+    "W6": "suspect early", "W7": "end of a round and final suspicions",
+    "W8": "scoring suspicions", "W9": "Shepherd bonus", "W10": "end of the game and winner",
+    "W11": "finite clue tokens",
+}
+
+FALLBACK_CLAUSES: dict[str, dict[str, str]] = {
+    "mutton": MUTTON_CLAUSES,
+    "woof": WOOF_CLAUSES,
+    # "ulvtafl": {"U1": ..., ...}, "cards": {"K1": ..., ...}: with their registry entries.
+}
+
+_SECTION = re.compile(r"^## (\d+)\.", re.MULTILINE)
 
 
-def cell_name(cell: tuple[int, int]) -> str:
-    """pbmserv name of a (row, diagonal) cell (M2)."""
-    return f"{ROW_LETTERS[cell[0]]}{cell[1]}"
+@dataclass(frozen=True)
+class Clauses:
+    """One game's rule clauses: its RULES.md section, clause-ID prefixes (`M`, `C`) and the
+    clause titles by ID, in RULES.md order."""
+
+    section: int
+    prefixes: tuple[str, ...]
+    titles: dict[str, str]
+
+    def ids(self, text: str) -> set[str]:
+        """The clause IDs of this game mentioned in a text (`M9`, `m9`, `C3`; unknown IDs
+        such as M99 and other games' IDs ignored)."""
+        if not self.prefixes:
+            return set()
+        alts = "|".join(re.escape(p.upper()) for p in sorted(self.prefixes, key=len,
+                                                              reverse=True))
+        pattern = re.compile(rf"(?<![A-Za-z0-9])({alts})(\d{{1,2}})(?![0-9])")
+        found = {f"{k}{int(n)}" for k, n in pattern.findall(text.upper())}
+        return {c for c in found if c in self.titles}
 
 
-def clause_titles(rules_md: Path | None = None) -> dict[str, str]:
-    """Clause titles: the first line of each clause in RULES.md section 1 when found, else the
-    built-in list (both have the same IDs)."""
-    titles = dict(CLAUSES)
-    path = rules_md or _find_rules_md()
-    if path is None:
-        return titles
-    section = path.read_text(encoding="utf-8").split("\n## 2.", 1)[0]
-    for line in section.splitlines():
-        m = _RULE_LINE.match(line.strip())
-        if m and m.group(1) in titles:
-            titles[m.group(1)] = m.group(2).strip()
-    return titles
-
-
-def _find_rules_md() -> Path | None:
+def find_rules_md() -> Path | None:
+    """The rules reference ../shared/RULES.md next to the checkout (or the working directory's
+    parent), or None in an installed copy."""
     here = Path(__file__).resolve().parent.parent
     for cand in (here.parent / "shared" / "RULES.md", Path.cwd().parent / "shared" / "RULES.md"):
         if cand.is_file():
@@ -67,18 +87,51 @@ def _find_rules_md() -> Path | None:
     return None
 
 
-def clause_ids(text: str) -> set[str]:
-    """Clause IDs mentioned in a text (`M9`, `m9`, `C3`); IDs outside M1-M28/C1-C4 ignored."""
-    found = {f"{k.upper()}{int(n)}" for k, n in _ID.findall(text.upper())}
-    return {c for c in found if c in CLAUSES}
+def read_clauses(text: str, section: int, prefixes: tuple[str, ...]) -> dict[str, str]:
+    """Clause ID -> title (the clause's first line) of RULES.md section `section` for the
+    given prefixes, in document order."""
+    starts = list(_SECTION.finditer(text))
+    body = ""
+    for i, head in enumerate(starts):
+        if int(head.group(1)) == section:
+            end = starts[i + 1].start() if i + 1 < len(starts) else len(text)
+            body = text[head.end():end]
+            break
+    alts = "|".join(re.escape(p) for p in sorted(prefixes, key=len, reverse=True))
+    if not alts:
+        return {}
+    line_re = re.compile(rf"^- ((?:{alts})\d+)\s+(.*)$")
+    titles: dict[str, str] = {}
+    for line in body.splitlines():
+        clause = line_re.match(line.strip())
+        if clause and clause.group(1) not in titles:
+            titles[clause.group(1)] = clause.group(2).strip()
+    return titles
 
 
-def _name_ids(name: str) -> set[str]:
-    return clause_ids(" ".join(name.split("_")))
+def clauses_for(game: str | Clauses, rules_md: Path | None = None) -> Clauses:
+    """The clauses of a registered game (by name) from RULES.md when found, else from the
+    built-in table; a Clauses value is returned as it is."""
+    if isinstance(game, Clauses):
+        return game
+    from fleece.rules.registry import entry
+
+    e = entry(game)
+    path = rules_md or find_rules_md()
+    titles = read_clauses(path.read_text(encoding="utf-8"), e.section, e.clauses) \
+        if path is not None else {}
+    return Clauses(e.section, e.clauses, titles or dict(FALLBACK_CLAUSES.get(e.name, {})))
 
 
-def scan_tests(tests_dir: Path | None = None) -> dict[str, list[str]]:
-    """Clause ID -> tests (`file::name`) whose name or docstring (or class's) mentions it."""
+def clause_ids(text: str, game: str | Clauses) -> set[str]:
+    """Clause IDs of the game mentioned in a text (`M9`, `m9`, `C3`); other IDs ignored."""
+    return clauses_for(game).ids(text)
+
+
+def scan_tests(game: str | Clauses, tests_dir: Path | None = None) -> dict[str, list[str]]:
+    """Clause ID -> tests (`file::name`) whose name or docstring mentions it, for the game's
+    clauses; the default folder is the checkout's tests/."""
+    clauses = clauses_for(game)
     root = tests_dir or (Path(__file__).resolve().parent.parent / "tests")
     out: dict[str, list[str]] = {}
     if not root.is_dir():
@@ -91,7 +144,8 @@ def scan_tests(tests_dir: Path | None = None) -> dict[str, list[str]]:
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) \
                     and node.name.startswith("test"):
-                ids = _name_ids(node.name) | clause_ids(ast.get_docstring(node) or "")
+                ids = clauses.ids(" ".join(node.name.split("_"))) \
+                    | clauses.ids(ast.get_docstring(node) or "")
                 for c in ids:
                     out.setdefault(c, []).append(f"{path.name}::{node.name}")
     return out
@@ -112,13 +166,15 @@ class TraceRow:
         return bool(self.tests or self.proofs)
 
 
-def trace_table(results: list[CheckResult], tests_dir: Path | None = None) -> list[TraceRow]:
-    """The traceability table in clause order."""
-    titles = clause_titles()
-    tests = scan_tests(tests_dir)
+def trace_table(results: list[CheckResult], game: str | Clauses,
+                tests_dir: Path | None = None) -> list[TraceRow]:
+    """The traceability table of a game (registry name or Clauses), in clause order."""
+    clauses = clauses_for(game)
+    tests = scan_tests(clauses, tests_dir)
     proofs: dict[str, list[str]] = {}
     for r in results:
         for c in r.clauses:
             proofs.setdefault(c, []).append(r.ident)
-    return [TraceRow(c, titles[c], tuple(sorted(set(tests.get(c, [])))),
-                     tuple(sorted(set(proofs.get(c, []))))) for c in CLAUSES]
+    return [TraceRow(c, title, tuple(sorted(set(tests.get(c, [])))),
+                     tuple(sorted(set(proofs.get(c, []))))) for c, title in
+            clauses.titles.items()]

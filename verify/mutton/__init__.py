@@ -3,11 +3,12 @@ termination and a cross-check of the Python model, behind the API every game's p
 
     pkg = importlib.import_module("fleece.verify.mutton")
     rep = pkg.run(pkg.VerifyConfig(rules=..., quick=True), progress=False)
+    # then fleece.verify.report: write_reports(rep, ...), summary_table(rep)
 """
 
 from __future__ import annotations
 
-from fleece.verify.mutton.runner import VerifyConfig
+from fleece.verify.mutton.runner import SECTIONS, VerifyConfig
 from fleece.verify.mutton.runner import run_verification as run
 
-__all__ = ["VerifyConfig", "run"]
+__all__ = ["SECTIONS", "VerifyConfig", "run"]

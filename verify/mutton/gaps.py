@@ -15,10 +15,16 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from fleece.rules.mutton.geometry import ROW_LETTERS
 from fleece.verify.mutton.z3model import board_cells
 from fleece.verify.result import PROVED, REFUTED, CheckResult
 
 Cell = tuple[int, int]
+
+
+def cell_name(cell: Cell) -> str:
+    """pbmserv name of a (row, diagonal) cell (M2)."""
+    return f"{ROW_LETTERS[cell[0]]}{cell[1]}"
 
 
 def neighbours(size: int) -> dict[Cell, list[Cell]]:
@@ -45,8 +51,6 @@ class Gap:
 
     def text(self) -> str:
         """pbmserv-style description: animals by letter and cell, wolves, victim."""
-        from fleece.verify.trace import cell_name
-
         animals = " ".join(f"{chr(65 + i)}={cell_name(c)}" for i, c in enumerate(self.animals))
         corpses = " corpses=" + ",".join(cell_name(c) for c in self.corpses) \
             if self.corpses else ""

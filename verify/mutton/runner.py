@@ -1,5 +1,5 @@
-"""Orchestration of `fleece verify`: runs the sections with a progress bar and builds the
-report. `--quick` runs a representative subset sized for CI and the test suite."""
+"""Orchestration of Mutton's verification: runs the sections with a progress bar and builds
+the report. `quick` runs a representative subset sized for CI and the test suite."""
 
 from __future__ import annotations
 
@@ -10,10 +10,19 @@ from pathlib import Path
 
 from fleece.rules.mutton.game import GameState
 from fleece.rules.mutton.options import RuleSet, Weapon
+from fleece.rules.registry import entry
 from fleece.verify.report import Report
 from fleece.verify.result import CheckResult
 
-ALL_SECTIONS = frozenset({"invariants", "gaps", "claims", "termination", "crosscheck"})
+GAME = "mutton"
+SECTIONS: tuple[tuple[str, str], ...] = (
+    ("invariants", "Step invariants (Z3, inductive)"),
+    ("gaps", "Rule gaps (M10) and the shotgun stall"),
+    ("claims", "Rulebook claims C1-C4"),
+    ("termination", "Termination bound (M24)"),
+    ("crosscheck", "Python model vs Z3 model"),
+)
+ALL_SECTIONS = frozenset(key for key, _ in SECTIONS)
 
 
 @dataclass(frozen=True)
@@ -163,43 +172,8 @@ def run_verification(cfg: VerifyConfig, progress: bool = False,
         "model": f"{cfg.model.__module__}.{cfg.model.__qualname__}", "z3": z3.get_version_string(),
         "sizes": sizes, "sections": sorted(secs), "notes": NOTES,
     }
-    rows = trace.trace_table(unique, tests_dir) if secs == ALL_SECTIONS else []
-    return Report(meta, unique, rows, time.perf_counter() - t_start)
+    rows = trace.trace_table(unique, GAME, tests_dir) if secs == ALL_SECTIONS else []
+    game = entry(GAME)
+    return Report(meta, unique, rows, time.perf_counter() - t_start, game=GAME,
+                  title=game.title, sections=SECTIONS, rules_section=game.section)
 
-
-def write_reports(rep: Report, report_dir: Path | None, junit: Path | None, force: bool) -> None:
-    """Write verification.md and .json into the report directory (its own files are replaced)
-    and the JUnit XML (refusing to replace an existing file without `force`)."""
-    from fleece.rules.io import atomic_write
-    from fleece.verify.report import to_json, to_junit, to_markdown
-
-    if junit is not None and junit.exists() and not force:
-        from fleece.rules.errors import FleeceError
-
-        raise FleeceError(f"{junit}: already exists (use --force to overwrite)")
-    if report_dir is not None:
-        if report_dir.exists() and not report_dir.is_dir():
-            from fleece.rules.errors import FleeceError
-
-            raise FleeceError(f"{report_dir}: not a directory")
-        atomic_write(report_dir / "verification.md", to_markdown(rep), overwrite=True)
-        atomic_write(report_dir / "verification.json", to_json(rep), overwrite=True)
-    if junit is not None:
-        atomic_write(junit, to_junit(rep), overwrite=force)
-
-
-def summary_table(rep: Report) -> object:
-    """A rich table of the per-section summary and any unexpected outcomes."""
-    from rich.table import Table
-
-    from fleece.verify.report import SECTION_TITLES
-
-    table = Table(title=f"fleece verify: {rep.meta['options']} ({rep.meta['mode']}, "
-                        f"{rep.seconds:.1f} s)")
-    for col in ("section", "checks", "as expected", "expected refutations", "seconds"):
-        table.add_column(col, justify="left" if col == "section" else "right")
-    for sec, n, ok, refuted, secs in rep.summary():
-        style = "" if ok == n else "bold red"
-        table.add_row(SECTION_TITLES[sec], str(n), str(ok), str(refuted), f"{secs:.1f}",
-                      style=style)
-    return table
