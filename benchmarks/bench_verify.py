@@ -11,7 +11,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fleece.rules.mutton.options import RuleSet
-from fleece.verify.mutton.runner import ALL_SECTIONS, VerifyConfig, run_verification
+from fleece.verify.mutton import SECTIONS, VerifyConfig, run
 
 LIMITS = {"quick": 20.0, "full": 120.0}
 
@@ -28,9 +28,9 @@ def main() -> int:
     failed = False
     for mode in modes:
         t0 = time.perf_counter()
-        rep = run_verification(VerifyConfig(rules=RuleSet(), quick=mode == "quick"))
+        rep = run(VerifyConfig(rules=RuleSet(), quick=mode == "quick"))
         wall = time.perf_counter() - t0
-        for sec in sorted(ALL_SECTIONS):
+        for sec in sorted(key for key, _ in SECTIONS):
             rs = [r for r in rep.results if r.section == sec]
             print(f"{mode:<6} {sec:<12} {len(rs):>6} {sum(r.seconds for r in rs):>8.1f}")
         ok = wall < LIMITS[mode] and rep.ok

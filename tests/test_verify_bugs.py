@@ -10,7 +10,7 @@ import pytest
 from fleece.rules.mutton.game import GameState, KillOption, Phase
 from fleece.rules.mutton.geometry import Cell
 from fleece.rules.mutton.moves import FarmerMove, FarmerPass
-from fleece.verify.mutton.runner import VerifyConfig, run_verification
+from fleece.verify.mutton import VerifyConfig, run
 
 SECTIONS = frozenset({"crosscheck"})
 
@@ -69,7 +69,7 @@ BUGS = [RunnersMayStayAdjacent, KillerNeedNotRun, CorpsesDoNotBlock, KillNextToN
 @pytest.mark.parametrize("bug", BUGS, ids=lambda b: b.__name__)
 def test_verify_reports_each_seeded_m8_m9_m14_bug(bug: type[GameState]) -> None:
     """Each seeded bug (M8, M9, M14) makes the quick verification fail in the cross-check."""
-    rep = run_verification(VerifyConfig(quick=True, model=bug, sections=SECTIONS))
+    rep = run(VerifyConfig(quick=True, model=bug, sections=SECTIONS))
     assert not rep.ok
     failed = [r for r in rep.failures() if r.section == "crosscheck"]
     assert failed, [r.ident for r in rep.results]
@@ -78,6 +78,6 @@ def test_verify_reports_each_seeded_m8_m9_m14_bug(bug: type[GameState]) -> None:
 
 def test_verify_passes_the_reference_model_on_the_same_sections() -> None:
     """Control: the unmodified model passes the very checks the bugs fail (M8-M14)."""
-    rep = run_verification(VerifyConfig(quick=True, sections=SECTIONS))
+    rep = run(VerifyConfig(quick=True, sections=SECTIONS))
     assert rep.ok, [(r.ident, r.detail) for r in rep.failures()]
     assert {r.section for r in rep.results} == set(SECTIONS)
