@@ -76,7 +76,6 @@ def run(args: argparse.Namespace) -> int:
     console().print(summary_table(rep))
     for r in rep.failures():
         echo(f"FAILED {r.ident}: {r.outcome}, expected {r.expected}: {r.detail}")
-    paths = rep.paths(Path(args.report)) if hasattr(rep, "paths") else [
-        Path(args.report) / "verification.md"]
+    paths = rep.paths(Path(args.report))
     echo(f"report: {paths[0]} (+ .json)" + (f", JUnit: {args.junit}" if args.junit else ""))
     return EXIT_OK if rep.ok else EXIT_RESULT

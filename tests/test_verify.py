@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import z3
+from clirun import invoke
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -331,20 +332,14 @@ def test_trace_fallback_tables_match_rules_md(game: str, tmp_path: Path) -> None
 def test_cli_verify_quick_writes_reports_and_refuses_to_clobber(tmp_path: Path) -> None:
     """`fleece verify --quick` exits 0 with the report files; an existing --junit FILE needs
     --force; bad options are one-line errors with status 2."""
-    # Imported here so the rest of this module runs while the command line is rewritten.
-    from typer.testing import CliRunner
-
-    from fleece.cli import app
-
-    runner = CliRunner()
     rep = tmp_path / "rep"
     junit = tmp_path / "junit.xml"
-    res = runner.invoke(app, ["verify", "--quick", "--report", str(rep), "--junit", str(junit)])
+    res = invoke(["verify", "--quick", "--report", str(rep), "--junit", str(junit)])
     assert res.exit_code == 0, res.output
     assert (rep / "verification.md").is_file() and (rep / "verification.json").is_file()
     assert json.loads((rep / "verification.json").read_text())["ok"] is True
     assert ET.parse(junit).getroot().get("failures") == "0"
-    cli = [sys.executable, str(Path(__file__).resolve().parent.parent / "cli.py"), "verify"]
+    cli = [sys.executable, "-m", "fleece", "verify"]
     for args in (["--quick", "--report", str(rep), "--junit", str(junit)], ["--size", "9"],
                  ["--game", "woof"]):
         done = subprocess.run(cli + args, capture_output=True, text=True, timeout=60)
