@@ -1,0 +1,8 @@
+"""Exact solver of Ulvtafl (RULES.md section 3): compiled move generation and perft,
+retrograde analysis of a position's reachable set (value and distance to the end), and a
+proof-number search (df-pn with a transposition table) for larger positions."""
+
+from fleece.solver.ulvtafl.search import perft
+from fleece.solver.ulvtafl.solve import SolveResult, solve
+
+__all__ = ["SolveResult", "perft", "solve"]

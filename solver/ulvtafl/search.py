@@ -1,0 +1,250 @@
+"""Python side of the compiled Ulvtafl kernels: perft, the retrograde table of a position's
+reachable set, and the proof-number search with its table, budget and soundness checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from fleece.rules.ulvtafl.game import SHEEP, WOLVES, Move, Rules, UlvState, apply_move
+from fleece.solver.ulvtafl import kernels as k
+from fleece.solver.ulvtafl.tables import move_tables
+
+SIDE = ("wolves", "sheep")
+_TABLES: dict[Rules, Any] = {}
+
+
+def tables(rules: Rules) -> Any:
+    """The (cached) move tables of a rule set."""
+    if rules not in _TABLES:
+        _TABLES[rules] = move_tables(rules)
+    return _TABLES[rules]
+
+
+def key_of(sheep: int, wolves: int, side: int) -> int:
+    """The kernels' int64 key of a position."""
+    return int(k.make_key(sheep, wolves, side))
+
+
+def successors(state: UlvState) -> list[tuple[Move, int, int]]:
+    """Each legal move with the board it leads to (sheep, wolves)."""
+    return [(m, *apply_move(state.sheep, state.wolves, m)) for m in state.legal_moves()]
+
+
+# ---- perft -----------------------------------------------------------------------------
+
+
+def perft(state: UlvState, depth: int) -> int:
+    """perft(depth) by the compiled generator (U10; U7's repetition ends a game when the
+    rules say so, counting from the state's own history)."""
+    if depth == 0:
+        return 1
+    if state.is_terminal():
+        return 0
+    t = tables(state.rules)
+    pk = np.zeros(depth + 2 + len(state.history), dtype=np.int64)
+    hist = [key_of(*_unkey(h)) for h in state.history]
+    pk[:len(hist)] = hist
+    ply = len(hist)
+    pk[ply] = key_of(state.sheep, state.wolves, state.to_move)
+    bs, bw, bi = k.buffers()
+    n = k.perft_rec(t, state.sheep, state.wolves, state.to_move, depth, ply, 0, bs, bw, bi,
+                    k.scratch(), pk, 0, state.rules.repetition_draw)
+    if n < 0:
+        raise RuntimeError("move buffer overflow")
+    return int(n)
+
+
+def _unkey(history_key: int) -> tuple[int, int, int]:
+    full = (1 << 33) - 1
+    return history_key & full, history_key >> 33 & full, history_key >> 66
+
+
+# ---- retrograde --------------------------------------------------------------------------
+
+
+@dataclass
+class RetroTable:
+    """Values and distances of every position reachable from a root (U7's reading)."""
+
+    rules: Rules
+    size: int
+    edges: int
+    keys: Any
+    val: Any
+    dist: Any
+    tkeys: Any
+    tids: Any
+
+    def lookup(self, sheep: int, wolves: int, side: int) -> tuple[str, int] | None:
+        """(winner or "draw", plies to the end) of a reachable position, or None."""
+        i = int(k.find(self.tkeys, self.tids, key_of(sheep, wolves, side)))
+        if i < 0:
+            return None
+        v = int(self.val[i])
+        d = int(self.dist[i])
+        if v == 0:
+            return "draw", -1
+        winner = side if v == 1 else 1 - side
+        return SIDE[winner], d
+
+    def value(self, state: UlvState) -> tuple[str, int]:
+        """The value of a reachable state."""
+        found = self.lookup(state.sheep, state.wolves, state.to_move)
+        if found is None:
+            raise KeyError("position not in the table")
+        return found
+
+    def best_move(self, state: UlvState) -> Move | None:
+        """A move that keeps the value: fastest win, slowest loss, a drawn successor."""
+        value, dist = self.value(state)
+        best: tuple[int, Move] | None = None
+        mover = SIDE[state.to_move]
+        for m, s, w in successors(state):
+            v, d = self.lookup(s, w, 1 - state.to_move) or ("?", 0)
+            if value == "draw":
+                if v == "draw":
+                    return m
+                continue
+            if v != value:
+                continue
+            score = d if value == mover else -d
+            if d == dist - 1 and (best is None or score < best[0]):
+                best = (score, m)
+        return best[1] if best else None
+
+
+def retro_solve(state: UlvState, max_positions: int) -> RetroTable | None:
+    """Enumerate the positions reachable from `state` and solve them backwards; None when
+    there are more than `max_positions`."""
+    t = tables(state.rules)
+    cap = 1 << max(10, (2 * max_positions).bit_length())
+    tkeys = np.full(cap, -1, dtype=np.int64)
+    tids = np.zeros(cap, dtype=np.int32)
+    keys = np.zeros(max_positions + 1, dtype=np.int64)
+    stat = np.zeros(max_positions + 1, dtype=np.int8)
+    start = np.zeros(max_positions + 2, dtype=np.int64)
+    edge_cap = max(1024, 16 * max_positions)
+    root = key_of(state.sheep, state.wolves, state.to_move)
+    while True:
+        succ = np.zeros(edge_cap, dtype=np.int32)
+        n, m, why = k.enumerate_reachable(t, root, max_positions, tkeys, tids, keys,
+                                          stat, start, succ, k.scratch())
+        if why != 2 or edge_cap >= 64 * max_positions:
+            break
+        edge_cap *= 2  # the edges ran out first: retry with more room
+        tkeys.fill(-1)
+    if why == 3:
+        raise RuntimeError("move buffer overflow")
+    if why != 0:
+        return None
+    val = np.zeros(n, dtype=np.int8)
+    dist = np.zeros(n, dtype=np.int32)
+    k.retrograde(n, keys, stat, start, succ, val, dist)
+    return RetroTable(state.rules, int(n), int(m), keys[:n], val, dist, tkeys, tids)
+
+
+# ---- proof-number search -------------------------------------------------------------------
+
+
+class ProofSearch:
+    """df-pn for "the attacker can force a won end" from a root, resumable in chunks.
+
+    Proofs are sound by construction (a repetition never proves anything); a disproof is
+    accepted only after `prune_disproofs` has kept it in a closed set."""
+
+    def __init__(self, state: UlvState, attacker: int, table_bits: int = 22) -> None:
+        self.state = state
+        self.attacker = attacker
+        self.t = tables(state.rules)
+        size = 1 << table_bits
+        self.tk = np.full(size, -1, dtype=np.int64)
+        self.tphi = np.zeros(size, dtype=np.int64)
+        self.tdelta = np.zeros(size, dtype=np.int64)
+        self.twork = np.zeros(size, dtype=np.int64)
+        self.bs, self.bw, self.bi = k.buffers()
+        self.bst = np.zeros(k.STACK, dtype=np.int64)
+        self.bkey = np.zeros(k.STACK, dtype=np.int64)
+        self.pk = np.zeros(k.MAXD + 1, dtype=np.int64)
+        self.scr = k.scratch()
+        self.ctr = np.zeros(4, dtype=np.int64)
+        self.root = key_of(state.sheep, state.wolves, state.to_move)
+        self.verified_disproof = False
+        self.prunes = 0
+
+    @property
+    def nodes(self) -> int:
+        """Nodes expanded so far."""
+        return int(self.ctr[0])
+
+    def root_numbers(self) -> tuple[int, int]:
+        """The root's (phi, delta) from its mover's view."""
+        j = int(k.tt_find(self.tk, self.root))
+        if j < 0:
+            return 1, 1
+        return int(self.tphi[j]), int(self.tdelta[j])
+
+    def outcome(self) -> str:
+        """"proved" (the attacker wins), "disproved" (it cannot), or "open"."""
+        phi, delta = self.root_numbers()
+        inf = int(k.INF)
+        mover_attacks = self.state.to_move == self.attacker
+        pn, dn = (phi, delta) if mover_attacks else (delta, phi)
+        if pn == 0:
+            return "proved"
+        if dn == 0 and pn >= inf:
+            return "disproved" if self.verified_disproof else "open"
+        return "open"
+
+    def run(self, nodes: int) -> str:
+        """Search about `nodes` more nodes; the outcome so far. A disproof of the root is
+        checked for closure (`prune_disproofs`) before it counts; when the check takes it
+        back, the search goes on within the same budget."""
+        budget = int(self.ctr[0]) + nodes
+        s = self.state
+        mover_attacks = s.to_move == self.attacker
+        while self.outcome() == "open" and int(self.ctr[0]) < budget:
+            self.pk[0] = self.root
+            k.mid(self.t, s.sheep, s.wolves, s.to_move, k.INF, k.INF, 0, 0, self.attacker,
+                  self.tk, self.tphi, self.tdelta, self.twork, self.bs, self.bw, self.bi,
+                  self.bst, self.bkey, self.pk, 0, self.scr, self.ctr, budget)
+            phi, delta = self.root_numbers()
+            pn = phi if mover_attacks else delta
+            if pn >= int(k.INF) and not self.verified_disproof:
+                self.prunes += 1
+                k.prune_disproofs(self.t, self.attacker, self.tk, self.tphi, self.tdelta,
+                                  self.scr)
+                phi, delta = self.root_numbers()
+                pn = phi if mover_attacks else delta
+                self.verified_disproof = pn >= int(k.INF)
+        return self.outcome()
+
+    def settled(self, sheep: int, wolves: int, side: int, proof: bool) -> bool:
+        """A child position settled as proved (`proof`) or disproved in the table."""
+        return bool(k.settled_child(self.t, sheep, wolves, side, self.attacker, self.tk,
+                                    self.tphi, self.tdelta, proof))
+
+    def work(self, sheep: int, wolves: int, side: int) -> int:
+        """The search effort spent below a position (0 when not in the table)."""
+        j = int(k.tt_find(self.tk, key_of(sheep, wolves, side)))
+        return int(self.twork[j]) if j >= 0 else 0
+
+    def proof_size(self, limit: int = 5_000_000) -> int | None:
+        """The number of positions of the proof DAG, re-checked against the table; None
+        when an entry was lost or the proof is larger than `limit`."""
+        cap = 1 << max(10, (2 * limit).bit_length())
+        seen_k = np.full(cap, -1, dtype=np.int64)
+        seen_i = np.zeros(cap, dtype=np.int32)
+        n = int(k.proof_size(self.t, self.root, self.attacker, self.tk, self.tphi,
+                             self.tdelta, seen_k, seen_i, self.scr, limit))
+        return n if n > 0 else None
+
+
+def mover(state: UlvState) -> str:
+    """The name of the side to move."""
+    return SIDE[state.to_move]
+
+
+__all__ = ["SHEEP", "WOLVES", "ProofSearch", "RetroTable", "perft", "retro_solve"]

@@ -1,0 +1,207 @@
+"""Exact Ulvtafl values under U7's reading: who can force a won end, with a move that keeps
+the value, by retrograde analysis when the reachable set fits the budget and by two
+proof-number searches (one per side) otherwise. "unknown" only when the budget ran out."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from fleece.rules.ulvtafl.game import SIDE_NAMES, Move, UlvState
+from fleece.rules.ulvtafl.notation import position_text
+from fleece.solver.ulvtafl.search import (
+    ProofSearch,
+    RetroTable,
+    key_of,
+    retro_solve,
+    successors,
+)
+
+RETRO_LIMIT = 2_000_000  # positions the retrograde method may enumerate by default
+Progress = Callable[[dict[str, object]], None]
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The value of a position for optimal play and what supports it.
+
+    `value` is "sheep", "wolves" (that side can force a won end), "draw" (neither can), or
+    "unknown" (the budget ran out first). `distance` is the number of plies to the end with
+    optimal play, known from the retrograde method only. `searches` tells, per side, whether
+    its win was proved, disproved or left open."""
+
+    value: str
+    best_move: str | None
+    nodes: int
+    seconds: float
+    method: str
+    position: str
+    distance: int | None = None
+    positions: int | None = None
+    proof_size: int | None = None
+    principal_line: tuple[str, ...] = ()
+    searches: dict[str, str] = field(default_factory=dict)
+    stopped: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {"value": self.value, "best_move": self.best_move, "nodes": self.nodes,
+                "distance": self.distance, "method": self.method, "position": self.position,
+                "seconds": round(self.seconds, 3), "positions": self.positions,
+                "proof_size": self.proof_size, "principal_line": list(self.principal_line),
+                "searches": dict(self.searches), "stopped": self.stopped}
+
+    @property
+    def nodes_per_second(self) -> float:
+        """Search speed (nodes expanded, or positions enumerated, per second)."""
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+def bare(state: UlvState) -> UlvState:
+    """The position without its repetition history (U7's values depend on the board and
+    the side to move only)."""
+    if not state.history:
+        return state
+    return UlvState.create(state.rules, state.sheep, state.wolves, state.to_move)
+
+
+def solve(state: UlvState, *, max_nodes: int | None = None, timeout: float | None = None,
+          retro_limit: int = RETRO_LIMIT, table_bits: int = 22,
+          progress: Progress | None = None) -> SolveResult:
+    """Solve a position within a budget (nodes: positions enumerated plus nodes expanded;
+    seconds). Ctrl-C stops the search and returns what is known."""
+    t0 = time.perf_counter()
+    text = position_text(state)
+    if state.is_terminal():
+        value = state.result or "draw"
+        return SolveResult(value, None, 0, time.perf_counter() - t0, "rules", text,
+                           distance=0 if value != "draw" else None)
+    root = bare(state)
+    limit = retro_limit if max_nodes is None else min(retro_limit, max_nodes)
+    used = 0
+    if limit > 0:
+        table = retro_solve(root, limit)
+        if table is not None:
+            return _from_table(table, root, text, time.perf_counter() - t0)
+        used = limit
+    return _proof_search(root, text, t0, used, max_nodes, timeout, table_bits, progress)
+
+
+def _from_table(table: RetroTable, root: UlvState, text: str, seconds: float) -> SolveResult:
+    value, dist = table.value(root)
+    best = table.best_move(root)
+    line: list[str] = []
+    state = root
+    while not state.is_terminal() and len(line) < 200:
+        m = table.best_move(state)
+        if m is None:
+            break
+        line.append(m.text())
+        state = bare(state.play(m))
+        if value == "draw" and len(line) >= 20:
+            break
+    return SolveResult(value, best.text() if best else None, table.size, seconds,
+                       "retrograde", text, distance=dist if value != "draw" else None,
+                       positions=table.size, principal_line=tuple(line),
+                       searches={"sheep": "proved" if value == "sheep" else "disproved",
+                                 "wolves": "proved" if value == "wolves" else "disproved"})
+
+
+def _proof_search(root: UlvState, text: str, t0: float, used: int, max_nodes: int | None,
+                  timeout: float | None, table_bits: int,
+                  progress: Progress | None) -> SolveResult:
+    mover, other = root.to_move, 1 - root.to_move
+    searches = {mover: ProofSearch(root, mover, table_bits),
+                other: ProofSearch(root, other, table_bits)}
+    stopped: str | None = None
+    chunk = 20_000
+    turn = 0
+
+    def total() -> int:
+        return used + sum(s.nodes for s in searches.values())
+
+    try:
+        while True:
+            outcomes = {side: s.outcome() for side, s in searches.items()}
+            if "proved" in outcomes.values():
+                break
+            open_sides = [side for side, o in outcomes.items() if o == "open"]
+            if not open_sides:
+                break
+            if max_nodes is not None and total() >= max_nodes:
+                stopped = "max-nodes"
+                break
+            if timeout is not None and time.perf_counter() - t0 >= timeout:
+                stopped = "timeout"
+                break
+            side = open_sides[turn % len(open_sides)]
+            turn += 1
+            step = chunk if max_nodes is None else max(1, min(chunk, max_nodes - total()))
+            c0 = time.perf_counter()
+            searches[side].run(step)
+            spent = time.perf_counter() - c0
+            if spent < 0.25:
+                chunk = min(chunk * 2, 5_000_000)
+            elif spent > 1.0:
+                chunk = max(10_000, chunk // 2)
+            if progress is not None:
+                progress({"nodes": total(), "seconds": time.perf_counter() - t0,
+                          **{f"{SIDE_NAMES[s]}_win": searches[s].outcome()
+                             for s in searches}})
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    seconds = time.perf_counter() - t0
+    outcomes = {side: s.outcome() for side, s in searches.items()}
+    named = {SIDE_NAMES[side]: o for side, o in outcomes.items()}
+    if outcomes[mover] == "proved" or outcomes[other] == "proved":
+        winner = mover if outcomes[mover] == "proved" else other
+        search = searches[winner]
+        best = _proof_move(search, root, winner)
+        return SolveResult(SIDE_NAMES[winner], best.text() if best else None, total(),
+                           seconds, "proof-number", text, proof_size=search.proof_size(),
+                           principal_line=_proof_line(search, root, winner),
+                           searches=named, stopped=None)
+    if outcomes[mover] == "disproved" and outcomes[other] == "disproved":
+        keep = searches[other]
+        best = next((m for m, s, w in successors(root)
+                     if keep.settled(s, w, other, proof=False)), None)
+        return SolveResult("draw", best.text() if best else None, total(), seconds,
+                           "proof-number", text, searches=named, stopped=None)
+    return SolveResult("unknown", None, total(), seconds, "proof-number", text,
+                       searches=named, stopped=stopped or "max-nodes")
+
+
+def _proof_move(search: ProofSearch, state: UlvState, winner: int,
+                avoid: frozenset[int] = frozenset()) -> Move | None:
+    """The winner's proved move with the least effort below it, or the loser's move whose
+    proof took the most effort (the longest resistance found); moves into `avoid` (keys of
+    positions already on a line) are skipped."""
+    best: tuple[int, Move] | None = None
+    side = 1 - state.to_move
+    for m, s, w in successors(state):
+        if key_of(s, w, side) in avoid:
+            continue
+        if state.to_move == winner and not search.settled(s, w, side, proof=True):
+            continue
+        work = search.work(s, w, side)
+        score = work if state.to_move == winner else -work
+        if best is None or score < best[0]:
+            best = (score, m)
+    return best[1] if best else None
+
+
+def _proof_line(search: ProofSearch, root: UlvState, winner: int) -> tuple[str, ...]:
+    """A line through the proof: the winner's cheapest proved move, the loser's most
+    resisting move, never repeating a position, up to 120 plies."""
+    line: list[str] = []
+    state = root
+    seen = {key_of(root.sheep, root.wolves, root.to_move)}
+    while not state.is_terminal() and len(line) < 120:
+        m = _proof_move(search, state, winner, frozenset(seen))
+        if m is None:
+            break
+        line.append(m.text())
+        state = bare(state.play(m))
+        seen.add(key_of(state.sheep, state.wolves, state.to_move))
+    return tuple(line)
