@@ -60,6 +60,15 @@ GAMES: tuple[GameEntry, ...] = (
         verify=None,
         engines=("fast", "csp", "smt"),
     ),
+    GameEntry(
+        name="ulvtafl", title="Ulvtafl",
+        summary="wolves and sheep on the 33-point cross: boards, records, perft, exact solver",
+        section=3, clauses=("U",),
+        games=("fleece.rules.ulvtafl.protocol:ULVTAFL",),
+        commands="fleece.commands.ulvtafl",
+        solver="fleece.solver.ulvtafl",
+        verify=None,
+    ),
 )
 
 
