@@ -2,7 +2,7 @@
 retrograde analysis of a position's reachable set (value and distance to the end), and a
 proof-number search (df-pn with a transposition table) for larger positions."""
 
-from fleece.solver.ulvtafl.search import perft
+from fleece.solver.ulvtafl.search import PerftResult, perft, perft_counts
 from fleece.solver.ulvtafl.solve import SolveResult, solve
 
-__all__ = ["SolveResult", "perft", "solve"]
+__all__ = ["PerftResult", "SolveResult", "perft", "perft_counts", "solve"]

@@ -57,6 +57,31 @@ def perft(state: UlvState, depth: int) -> int:
     return int(n)
 
 
+@dataclass(frozen=True)
+class PerftResult:
+    """perft(1..depth) of a position (U10) and the time the counting took."""
+
+    position: str
+    counts: tuple[int, ...]
+    seconds: float
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dict: {"counts": [...], ...}."""
+        return {"position": self.position, "counts": list(self.counts),
+                "seconds": round(self.seconds, 3)}
+
+
+def perft_counts(state: UlvState, depth: int) -> PerftResult:
+    """perft(1), ..., perft(depth) of a state."""
+    import time
+
+    from fleece.rules.ulvtafl.notation import position_text
+
+    t0 = time.perf_counter()
+    counts = tuple(perft(state, d) for d in range(1, depth + 1))
+    return PerftResult(position_text(state), counts, time.perf_counter() - t0)
+
+
 def _unkey(history_key: int) -> tuple[int, int, int]:
     full = (1 << 33) - 1
     return history_key & full, history_key >> 33 & full, history_key >> 66
@@ -247,4 +272,5 @@ def mover(state: UlvState) -> str:
     return SIDE[state.to_move]
 
 
-__all__ = ["SHEEP", "WOLVES", "ProofSearch", "RetroTable", "perft", "retro_solve"]
+__all__ = ["SHEEP", "WOLVES", "PerftResult", "ProofSearch", "RetroTable", "perft",
+           "perft_counts", "retro_solve"]

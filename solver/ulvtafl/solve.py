@@ -70,7 +70,9 @@ def solve(state: UlvState, *, max_nodes: int | None = None, timeout: float | Non
           retro_limit: int = RETRO_LIMIT, table_bits: int = 22,
           progress: Progress | None = None) -> SolveResult:
     """Solve a position within a budget (nodes: positions enumerated plus nodes expanded;
-    seconds). Ctrl-C stops the search and returns what is known."""
+    seconds). The retrograde method gets at most `retro_limit` positions (half of
+    `max_nodes` when that is smaller); when the reachable set is larger, the proof searches
+    get the rest. Ctrl-C stops the search and returns what is known."""
     t0 = time.perf_counter()
     text = position_text(state)
     if state.is_terminal():
@@ -78,7 +80,7 @@ def solve(state: UlvState, *, max_nodes: int | None = None, timeout: float | Non
         return SolveResult(value, None, 0, time.perf_counter() - t0, "rules", text,
                            distance=0 if value != "draw" else None)
     root = bare(state)
-    limit = retro_limit if max_nodes is None else min(retro_limit, max_nodes)
+    limit = retro_limit if max_nodes is None else min(retro_limit, max_nodes // 2)
     used = 0
     if limit > 0:
         table = retro_solve(root, limit)
