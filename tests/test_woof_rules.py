@@ -1,16 +1,24 @@
-"""Woof!! rules model: catalogue facts, W1-W11, the rulebook's worked example (golden), and
-Hypothesis properties of simulated rounds and games."""
+"""Woof!! rules model: catalogue facts, W1-W11 on the immutable round (refused moves leave it
+unchanged), exact deal probabilities, the rulebook's worked example (golden), and Hypothesis
+properties of simulated rounds and games."""
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections import Counter
+from fractions import Fraction
+from itertools import combinations_with_replacement, product
+from math import factorial
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from woof_strategies import RULEBOOK_HANDS, dealt, golden_round, hand, last, look
 
 from fleece.rules.errors import IllegalMoveError, RulesError
+from fleece.rules.protocol import CHANCE, TERMINAL
 from fleece.rules.woof.cards import (
     BASIC_CARDS,
     DEFAULT_RULES,
@@ -23,10 +31,18 @@ from fleece.rules.woof.cards import (
     RuleSet,
     announcement,
     character_of,
-    make_hand,
     parse_card,
 )
-from fleece.rules.woof.round import EarlyEvent, Round, Table
+from fleece.rules.woof.deals import QUESTION_PILE, card_pile
+from fleece.rules.woof.moves import Ask, CardPick, Deal, FinalSuspicion, Look, SuspectEarly
+from fleece.rules.woof.round import (
+    AskEvent,
+    EarlyEvent,
+    LookEvent,
+    Table,
+    WoofOptions,
+    WoofRound,
+)
 from fleece.rules.woof.scoring import Game, RoundScore, Suspicion, score_round, suspicion_correct
 from fleece.rules.woof.simulate import simulate_game, simulate_round
 from fleece.rules.woof.tokens import QUESTION_MARK_TOKENS, TokenSupply, can_show
@@ -37,10 +53,6 @@ S, D, H, P, W = (Character.SHEEP, Character.DOG, Character.HUNTER, Character.SHE
 
 def c(name: str) -> Card:
     return parse_card(name)
-
-
-def hand(a: str, b: str) -> tuple[Card, Card]:
-    return make_hand(c(a), c(b))
 
 
 # ---- catalogue (facts) -----------------------------------------------------------------------
@@ -107,7 +119,18 @@ def test_w5_questions_are_about_character_or_pictures() -> None:
     assert not QuestionCard.Q3.answer(hand("sheep@dog", "sheep"))  # picture, not appearance
 
 
-# ---- W3, W6, W7, W11 -------------------------------------------------------------------------
+# ---- W3, W6, W7, W11 on the immutable round --------------------------------------------------
+
+Q1, Q2, Q3, Q4, Q5 = (QuestionCard.Q1, QuestionCard.Q2, QuestionCard.Q3, QuestionCard.Q4,
+                      QuestionCard.Q5)
+
+
+FIVE_QUESTIONS = {1: (Q1, Q2), 2: (Q1, Q2), 3: (Q1, Q3), 4: (Q2, Q4), 5: (Q3, Q4)}
+
+
+def _five_seat_round(start: int = 1, **options: Any) -> WoofRound:
+    hands = {**RULEBOOK_HANDS, 5: hand("hunter?", "sheep")}
+    return dealt(5, hands, FIVE_QUESTIONS, start, **options)
 
 
 def test_w3_table_and_dummy() -> None:
@@ -119,69 +142,222 @@ def test_w3_table_and_dummy() -> None:
             Table(n)
 
 
-def _five_seat_round(start: int = 1) -> Round:
-    hands = {1: hand("wolf", "sheep"), 2: hand("shepherd?", "hunter"),
-             3: hand("hunter", "sheep"), 4: hand("sheep", "sheep"),
-             5: hand("hunter?", "sheep")}
-    return Round(Table(5), hands, start,
-                 questions={s: [QuestionCard.Q1, QuestionCard.Q2] for s in range(1, 6)})
+def _refused(state: WoofRound, move: Any, reason: str) -> None:
+    """`move` is refused with `reason` and the state is the same value as before."""
+    before, text, key = pickle.dumps(state), repr(state), hash(state)
+    with pytest.raises(IllegalMoveError, match=reason):
+        state.play(move)
+    assert pickle.dumps(state) == before and repr(state) == text and hash(state) == key
 
 
 def test_round_legality() -> None:
     rnd = _five_seat_round()
-    with pytest.raises(IllegalMoveError):
-        rnd.suspect_early(1, [4])  # not on the first turn (W6)
-    with pytest.raises(IllegalMoveError):
-        rnd.look(2, 1, 0)  # not seat 2's turn
-    with pytest.raises(IllegalMoveError):
-        rnd.look(1, 1, 0)  # own cards
-    with pytest.raises(IllegalMoveError):
-        rnd.ask(1, 2, QuestionCard.Q5)  # not held
-    assert rnd.events == [] and rnd.current == 1  # refusals leave the state unchanged
-    dummy = Round(Table(4), {s: hand("sheep", "sheep") for s in range(1, 6)}, 4,
-                  questions={s: [QuestionCard.Q1] for s in range(1, 5)})
-    with pytest.raises(IllegalMoveError):
-        dummy.ask(4, 5, QuestionCard.Q1)  # the dummy is never asked (W3)
-    dummy.look(4, 5, 1)  # ... but can be looked at
-    assert dummy.current == 1  # and never takes a turn
+    copy = pickle.loads(pickle.dumps(rnd))
+    _refused(rnd, SuspectEarly(1, (4,)), r"^seat 1 may not suspect early on its first turn \(W6\)$")
+    _refused(rnd, Look(2, 1), r"^it is seat 1's turn, not seat 2's$")
+    _refused(rnd, Look(1, 1), r"^seat 1 cannot look at seat 1 \(W4\)$")
+    _refused(rnd, Ask(1, 2, Q5), r"^seat 1 holds no q5 question card \(W5\)$")
+    _refused(rnd, CardPick(0), "no look is waiting")
+    _refused(rnd, FinalSuspicion(1, None), r"final suspicions come after the round ends \(W7\)")
+    _refused(rnd, Deal(rnd.dealt, rnd.held), "already dealt")
+    assert rnd == copy and rnd.events == () and rnd.current == 1  # refusals change nothing
+    waiting = rnd.play(Look(1, 4))
+    assert waiting.is_chance_node() and rnd.pending is None  # the old state has no look
+    _refused(waiting, Look(1, 3), "chance picks card 0 or 1 now")
+    _refused(waiting, CardPick(2), "card 0 or card 1")
+    dummy = dealt(4, {s: hand("sheep", "sheep") for s in range(1, 6)},
+                  {s: (Q1, Q2) for s in range(1, 5)}, start=4)
+    _refused(dummy, Ask(4, 5, Q1), r"dummy seat is never asked \(W3\)")
+    after = look(dummy, 4, 5, 1)  # ... but can be looked at
+    assert after.current == 1 and dummy.current == 4  # and never takes a turn
+
+
+def test_refused_moves_leave_later_states_unchanged() -> None:
+    """Refusals after a few turns: a seat barred by last round's wrong early suspicion (W8),
+    a suspicion with the wrong number of picks (W6), naming oneself, asking the same card
+    twice (W5); each leaves the state equal to before."""
+    rnd = _five_seat_round(barred=frozenset({2}))
+    for seat, target in ((1, 4), (2, 5), (3, 2), (4, 3), (5, 1)):
+        rnd = look(rnd, seat, target, 0)
+    _refused(rnd, SuspectEarly(1, (4, 2)), r"seat 1 \(wolf\) names one seat per target "
+             r"\(sheep\): 1, not 2 \(W6\)")
+    _refused(rnd, SuspectEarly(1, (1,)), "seat 1 cannot name seat 1")
+    _refused(rnd, SuspectEarly(1, (6,)), "seat 1 cannot name seat 6")
+    rnd = rnd.play(Ask(1, 3, Q1))
+    _refused(rnd, SuspectEarly(2, (1, 3)), r"^seat 2 is barred from early suspicion this "
+             r"round after a wrong one last round \(W8\)$")
+    rnd = rnd.play(Ask(2, 3, Q2))
+    rnd = look(rnd, 3, 1, 0)
+    rnd = look(rnd, 4, 1, 0)
+    rnd = look(rnd, 5, 1, 0)
+    _refused(rnd, Ask(1, 3, Q1), r"seat 1 holds no q1 question card \(W5\)")  # played above
+    assert rnd.questions[1] == (Q2,) and rnd.turns_taken == {1: 2, 2: 2, 3: 2, 4: 2, 5: 2}
 
 
 def test_w7_round_ends_after_two_early_suspicions_with_five_players() -> None:
     rnd = _five_seat_round()
     for seat, target in ((1, 4), (2, 5), (3, 2), (4, 3), (5, 1)):
-        rnd.look(seat, target, 0)
-    rnd.suspect_early(1, [4])
-    assert not rnd.over
-    rnd.suspect_early(2, [1, 3])
-    assert rnd.over
-    with pytest.raises(IllegalMoveError):
-        rnd.look(3, 1, 0)
+        rnd = look(rnd, seat, target, 0)
+    rnd = rnd.play(SuspectEarly(1, (4,)))
+    assert not rnd.over and rnd.current == 2
+    rnd = rnd.play(SuspectEarly(2, (1, 3)))
+    assert rnd.over and not rnd.stopped and not rnd.is_terminal()
+    assert rnd.final_seats == (3, 4, 5) and rnd.current == 3
+    _refused(rnd, Look(3, 1), r"the round is over \(W7\): seat 3 makes its final suspicion")
+    _refused(rnd, FinalSuspicion(4, None), r"seat 3 makes the next final suspicion, not seat 4")
+    # seat 3 is a Hunter (targets Wolf, Dog): 1 + 5 * 5 final moves (0 or another seat each)
+    assert rnd.count_legal_moves() == 26 == len(list(rnd.legal_moves()))
+
+
+def test_legal_moves_on_the_first_and_the_second_turn() -> None:
+    rnd = _five_seat_round()
+    # seat 1 on its first turn: 4 looks + 2 distinct questions x 4 acting targets, no early
+    # suspicion (W6)
+    assert rnd.count_legal_moves() == 12 == len(list(rnd.legal_moves()))
+    for seat, target in ((1, 4), (2, 5), (3, 2), (4, 3), (5, 1)):
+        rnd = look(rnd, seat, target, 0)
+    # seat 1 (a Wolf: one target, the Sheep) may now suspect early: 0 or one of 4 other seats
+    moves = list(rnd.legal_moves())
+    assert rnd.count_legal_moves() == 12 + 5 == len(moves)
+    assert [m for m in moves if isinstance(m, SuspectEarly)] == [
+        SuspectEarly(1, (p,)) for p in (0, 2, 3, 4, 5)]
+
+
+def test_a_turn_limit_ends_the_round_as_a_recorded_gap() -> None:
+    rnd = dealt(4, {s: hand("sheep", "sheep") for s in range(1, 6)},
+                {s: (Q1, Q2) for s in range(1, 5)}, turn_limit=3)
+    for seat in (1, 2, 3):
+        assert not rnd.over
+        rnd = look(rnd, seat, seat + 1, 0)
+    assert rnd.over and rnd.stopped and rnd.current == 1
+    assert rnd.gaps == ("stopped after 3 turns: W7 had not ended the round",)
+    assert rnd.count_legal_moves() == 1 + 5 * 5  # a Sheep names a Dog and a Hunter
+    for seat in (1, 2, 3, 4):
+        assert rnd.returns() == (Fraction(0),) * 4
+        rnd = rnd.play(FinalSuspicion(seat, (0, 0) if seat != 4 else None))
+    assert rnd.is_terminal() and rnd.current_player() == TERMINAL
+    # nobody is a Dog or a Hunter: (0, 0) is right, 1 point each; seat 4 abstained
+    assert rnd.returns() == tuple(map(Fraction, (1, 1, 1, 0)))
+    _refused(rnd, FinalSuspicion(1, None), "every final suspicion is made")
 
 
 def test_w11_token_matching() -> None:
     assert can_show([W, W, W]) and not can_show([W, W, W, W])
     assert can_show([W, H, S, D, D, S]) and not can_show([W] * 3 + [H] * 3 + [S])
-    supply = TokenSupply()
+    empty = TokenSupply()
+    supply = empty
     for _ in range(3):
-        supply.place(1, W)
+        supply = supply.place(1, W)
+    assert empty == TokenSupply() and supply.sides(1) == (W, W, W)  # placing makes a new value
     assert not supply.can_place(1, W) and supply.can_place(1, S)
     with pytest.raises(IllegalMoveError):
         supply.place(1, W)
     for _ in range(QUESTION_MARK_TOKENS):
-        supply.place(2, None)
+        supply = supply.place(2, None)
     assert not supply.can_place(3, None) and supply.within_supply()
+    assert supply.by_seat() == {1: (W, W, W)} and supply.question_marks == QUESTION_MARK_TOKENS
 
 
 def test_w11_gap_a_shepherd_runs_out_of_wolf_tokens() -> None:
     hands = {1: hand("shepherd?", "sheep"), 2: hand("sheep", "sheep"),
              3: hand("sheep", "sheep"), 4: hand("sheep", "sheep"), 5: hand("sheep", "sheep")}
-    rnd = Round(Table(5), hands, 1)
+    rnd = dealt(5, hands, FIVE_QUESTIONS)
     for _ in range(4):
         for seat in range(1, 6):
-            rnd.look(seat, 2 if seat != 2 else 3, 0)
-    placed = [e.token_placed for e in rnd.events if e.viewer == 1]  # type: ignore[union-attr]
+            rnd = look(rnd, seat, 2 if seat != 2 else 3, 0)
+    placed = [e.token_placed for e in rnd.events if isinstance(e, LookEvent) and e.viewer == 1]
     assert placed == [True, True, True, False]
-    assert rnd.gaps and rnd.tokens.within_supply()
+    # three tokens show Wolf, and three show Sheep: the fourth look of every seat is a gap
+    assert rnd.gaps == ("seat 1 announced wolf with no token left (W11)",
+                        *(f"seat {s} announced sheep with no token left (W11)"
+                          for s in range(2, 6)))
+    assert rnd.tokens.within_supply() and rnd.tokens.sides(1) == (W, W, W)
+
+
+# ---- chance: the deal and the card seen ------------------------------------------------------
+
+
+def _small(sheep: int, wolves: int) -> WoofRound:
+    """4 players (5 seats) and a deck of Sheep and Wolves, before the deal."""
+    return WoofRound.new(WoofOptions(4, (c("sheep"),) * sheep + (c("wolf"),) * wolves))
+
+
+def _question_outcomes(holders: int) -> int:
+    """Brute force: sequences of sorted question pairs the 16 cards allow."""
+    supply = Counter(QUESTION_DECK)
+    pairs = list(combinations_with_replacement(sorted(supply), 2))
+    return sum(1 for seq in product(pairs, repeat=holders)
+               if not Counter(q for pair in seq for q in pair) - supply)
+
+
+def test_deal_probabilities_are_exact_and_sum_to_one_on_a_small_deck() -> None:
+    """9 Sheep and a Wolf to 5 seats: the Wolf is at one of 5 seats; with the question cards
+    every listed deal has its probability, they sum to exactly 1, and sampling gives listed
+    deals."""
+    rnd = _small(9, 1)
+    assert rnd.is_chance_node() and rnd.current_player() == CHANCE
+    deals = list(rnd.legal_moves())
+    assert len(deals) == rnd.count_legal_moves() == 5 * _question_outcomes(4) == 5 * 30925
+    assert len(set(deals)) == len(deals)
+    assert sum((rnd.chance_probability(d) for d in deals), Fraction(0)) == 1
+    rng = random.Random(7)
+    for _ in range(20):
+        sample = rnd.sample_chance(rng)
+        assert isinstance(sample, Deal) and rnd.chance_probability(sample) > 0
+
+
+def test_deal_probability_derived_by_hand() -> None:
+    """8 Sheep and 2 Wolves to 5 seats (all dealt), question cards to 4 seats.
+
+    Seat 1 gets both Wolves with probability C(2,2)/C(10,2) = 1/45; seats 1 and 2 one Wolf
+    each with (2*8/45) * (1*7/28) = 4/45. The question cards q1 q1 / q1 q1 / q2 q2 / q2 q2 come
+    with C(4,2)/C(16,2) * C(2,2)/C(14,2) * C(4,2)/C(12,2) * C(2,2)/C(10,2)
+    = 6/120 * 1/91 * 6/66 * 1/45 = 1/900900."""
+    rnd = _small(8, 2)
+    sheep, wolves = hand("sheep", "sheep"), hand("wolf", "wolf")
+    questions = ((Q1, Q1), (Q1, Q1), (Q2, Q2), (Q2, Q2))
+    both = Deal((wolves, sheep, sheep, sheep, sheep), questions)
+    assert rnd.chance_probability(both) == Fraction(1, 45) * Fraction(1, 900900)
+    split = Deal((hand("wolf", "sheep"), hand("sheep", "wolf"), sheep, sheep, sheep), questions)
+    assert rnd.chance_probability(split) == Fraction(4, 45) * Fraction(1, 900900)
+    # 15 ways to place the Wolves: 5 seats with both, C(5,2) = 10 pairs of seats
+    assert rnd.count_legal_moves() == 15 * 30925
+    three = Deal((wolves, hand("wolf", "sheep"), sheep, sheep, sheep), questions)
+    assert rnd.chance_probability(three) == 0
+    _refused(rnd, three, "the deal uses 3 wolf cards, the deck has 2")
+    greedy = Deal((wolves, sheep, sheep, sheep, sheep), ((Q5, Q5), (Q5, Q1), (Q1, Q1), (Q1, Q2)))
+    assert rnd.chance_probability(greedy) == 0
+    _refused(rnd, greedy, "the deal uses 3 q5 question cards, there are 2")
+    _refused(rnd, Deal((wolves, sheep), questions), "two cards to each of the 5 seats")
+    _refused(rnd, Look(1, 2), "the cards are not dealt yet")
+    after = rnd.play(both)
+    assert after.hands[1] == wolves and after.questions == {1: (Q1, Q1), 2: (Q1, Q1),
+                                                            3: (Q2, Q2), 4: (Q2, Q2)}
+
+
+def test_the_card_seen_is_a_fair_pick() -> None:
+    rnd = _five_seat_round().play(Look(1, 2))
+    assert rnd.current_player() == CHANCE and list(rnd.legal_moves()) == [CardPick(0),
+                                                                          CardPick(1)]
+    assert rnd.chance_probability(CardPick(0)) == rnd.chance_probability(CardPick(1)) == \
+        Fraction(1, 2)
+    assert rnd.chance_probability(CardPick(2)) == 0
+    assert rnd.chance_probability(Look(1, 3)) == 0
+    # seat 2 holds a Hunter and the Shepherd "?": the Wolf at seat 1 announces what it sees
+    assert last(rnd.play(CardPick(0))).announced is H
+    assert last(rnd.play(CardPick(1))).announced is None
+
+
+def test_pile_counts_agree_with_listing_and_physical_deals() -> None:
+    """The dynamic-programming count equals the listing, and the physical deals of the listed
+    outcomes add up to all physical deals (preset decks, the question cards)."""
+    for seats in (5, 6):
+        pile = card_pile(PRESET_DECKS[seats])
+        outcomes = list(pile.assignments(seats))
+        assert pile.count(seats) == len(outcomes) == len(set(outcomes))
+        assert sum(pile.ways(o) for o in outcomes) == pile.total(seats)
+    assert QUESTION_PILE.count(4) == _question_outcomes(4)
+    assert QUESTION_PILE.total(4) == factorial(16) // (2**4 * factorial(8))
 
 
 # ---- golden test: the rulebook's worked example (W8, W9) ------------------------------------
@@ -195,31 +371,24 @@ def test_golden_rulebook_example() -> None:
     Paul and Jason suspect finally, Kenny abstains. The result paragraph does not say what Jason
     named; here he names nobody as Dog and Kenny as Hunter (right: 1 point).
     """
-    hands = {1: hand("wolf", "sheep"), 2: hand("shepherd?", "hunter"),
-             3: hand("hunter", "sheep"), 4: hand("sheep", "sheep"),
-             5: hand("hunter", "sheep")}
-    rnd = Round(Table(5), hands, 1,
-                questions={s: [QuestionCard.Q1, QuestionCard.Q3] for s in hands})
-    assert rnd.look(1, 4, 0).announced is S  # Eva: "Jason is a Sheep"
-    assert rnd.look(2, 5, 0).announced is W  # Thomas, the Shepherd: "Kenny is a Wolf"
-    assert rnd.look(3, 2, 1).announced is None  # Paul at Thomas (index 1: hands are sorted)
-    assert rnd.ask(4, 3, QuestionCard.Q1).answer is True  # Jason asks Paul
-    rnd.look(5, 1, 1)
-    rnd.look(1, 3, 1)
-    assert rnd.look(2, 4, 0).announced is W  # Thomas lays a Wolf token at Jason
-    rnd.look(3, 4, 0)
-    rnd.look(4, 5, 0)
-    rnd.look(5, 2, 1)
-    rnd.suspect_early(1, [4])  # Eva: Sheep -> Jason
-    rnd.suspect_early(2, [1, 3])  # Thomas: Wolf -> Eva, Sheep -> Paul
-    assert rnd.over
-    score = rnd.finish({3: [4, 0], 4: [0, 5], 5: None})
+    rnd = golden_round()
+    looks = [e for e in rnd.events if isinstance(e, LookEvent)]
+    assert looks[0].announced is S  # Eva: "Jason is a Sheep"
+    assert looks[1].announced is W  # Thomas, the Shepherd: "Kenny is a Wolf"
+    assert looks[2].announced is None  # Paul at Thomas (card 1: Thomas' Shepherd "?")
+    assert rnd.events[3] == AskEvent(4, 3, Q1, True)  # Jason asks Paul
+    assert looks[5].announced is W and looks[5].target == 4  # Thomas' Wolf token at Jason
+    assert rnd.early == {1: Suspicion((S,), (4,)), 2: Suspicion((W, S), (1, 3))}
+    assert rnd.is_terminal() and rnd.current_player() == TERMINAL
+    score = rnd.score()
     assert score.points == {1: 2, 2: 1, 3: 0, 4: 1, 5: 0}
     assert score.errors == {1: 0, 2: 1, 3: 1, 4: 0, 5: 0}
     assert score.bonus == {1: 0, 2: 1, 3: 0, 4: 0, 5: 0}
     assert score.barred_next_round == frozenset({2})
+    assert rnd.returns() == tuple(map(Fraction, (2, 1, 0, 1, 0)))
     assert rnd.shepherd_wolf_tokens()[2] == frozenset({4, 5})
     assert rnd.next_start == 3  # left of Thomas, the last early suspicion
+    assert rnd.questions[4] == (Q2,) and rnd.gaps == ()
 
 
 def test_shepherd_bonus_needs_the_shepherds_wolf_token_and_a_wrong_wolf_pick() -> None:
@@ -286,7 +455,7 @@ def test_simulated_round_invariants(n: int, seed: int, expert: bool) -> None:
     assert not Counter(c for h in rnd.hands.values() for c in h) - Counter(deck)
     # tokens never exceed the supply
     assert rnd.tokens.within_supply()
-    assert all(len(v) <= 6 for v in rnd.tokens.shown.values())
+    assert all(len(v) <= 6 for v in rnd.tokens.by_seat().values())
     assert rnd.tokens.question_marks <= QUESTION_MARK_TOKENS
     # W6/W7: early suspicions never on a first turn; the round ends at the limit
     early = rnd.early
@@ -313,6 +482,9 @@ def test_simulated_round_invariants(n: int, seed: int, expert: bool) -> None:
             assert chars[seat] is P
     if table.dummy:
         assert rec.score.points[table.dummy] == 0 and rec.score.errors[table.dummy] == 0
+    # the terminal state: its returns are the points
+    assert rnd.is_terminal()
+    assert rnd.returns() == tuple(Fraction(rec.score.points[s]) for s in table.acting)
 
 
 @given(players, seeds)

@@ -1,7 +1,10 @@
-"""Hypothesis strategies shared by the Woof!! tests: random decks, deals and evidence that is
-mostly truthful about a hidden deal (with occasional lies, so contradictions occur too)."""
+"""Shared by the Woof!! tests: Hypothesis strategies (random decks, deals and evidence that is
+mostly truthful about a hidden deal, with occasional lies so contradictions occur too) and
+rounds played move by move, the rulebook's worked example among them."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -15,9 +18,11 @@ from fleece.rules.woof.cards import (
     announcement,
     character_of,
     make_hand,
+    parse_card,
 )
 from fleece.rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact, SawFact
-from fleece.rules.woof.round import Table
+from fleece.rules.woof.moves import Ask, CardPick, Deal, FinalSuspicion, Look, SuspectEarly
+from fleece.rules.woof.round import Table, WoofOptions, WoofRound
 
 POOL = (*BASIC_CARDS, *EXPERT_CARDS)
 
@@ -79,3 +84,58 @@ def evidence_about(draw: st.DrawFn, min_players: int = 4, max_players: int = 5,
             facts.append(SawFact(viewer, target, card, said if given else None, given))
     ev = Evidence(table.players, deck, tuple(facts), me)
     return ev, hands
+
+
+# ---- rounds played move by move --------------------------------------------------------------
+
+
+def hand(a: str, b: str) -> Hand:
+    """The sorted hand of two card names."""
+    return make_hand(parse_card(a), parse_card(b))
+
+
+def dealt(players: int, hands: dict[int, Hand],
+          questions: dict[int, tuple[QuestionCard, QuestionCard]], start: int = 1,
+          **options: Any) -> WoofRound:
+    """A round dealt exactly these hands (the deck = their cards) and question cards."""
+    deck = tuple(card for s in sorted(hands) for card in hands[s])
+    state = WoofRound.new(WoofOptions(players, deck, start=start, **options))
+    return state.play(Deal(tuple(hands[s] for s in sorted(hands)),
+                           tuple(questions[s] for s in sorted(questions))))
+
+
+def look(state: WoofRound, viewer: int, target: int, index: int) -> WoofRound:
+    """A look and chance's pick of the card seen."""
+    return state.play(Look(viewer, target)).play(CardPick(index))
+
+
+def last(state: WoofRound) -> Any:
+    """The latest event of a round."""
+    return state.events[-1]
+
+
+#: The rulebook's example: Eva (1) Wolf, Thomas (2) Shepherd, Paul (3) Hunter, Jason (4) Sheep,
+#: Kenny (5) Hunter.
+RULEBOOK_HANDS = {1: hand("wolf", "sheep"), 2: hand("shepherd?", "hunter"),
+                  3: hand("hunter", "sheep"), 4: hand("sheep", "sheep"),
+                  5: hand("hunter", "sheep")}
+
+
+def golden_round() -> WoofRound:
+    """The rulebook's example played to the end (test_woof_rules.test_golden_rulebook_example
+    says what happens)."""
+    q1, q2, q3, q4 = (QuestionCard.Q1, QuestionCard.Q2, QuestionCard.Q3, QuestionCard.Q4)
+    rnd = dealt(5, RULEBOOK_HANDS,
+                {1: (q1, q3), 2: (q1, q3), 3: (q1, q3), 4: (q1, q2), 5: (q2, q4)})
+    rnd = look(rnd, 1, 4, 0)
+    rnd = look(rnd, 2, 5, 0)
+    rnd = look(rnd, 3, 2, 1)
+    rnd = rnd.play(Ask(4, 3, q1))
+    for viewer, target, index in ((5, 1, 1), (1, 3, 1), (2, 4, 0), (3, 4, 0), (4, 5, 0),
+                                  (5, 2, 1)):
+        rnd = look(rnd, viewer, target, index)
+    rnd = rnd.play(SuspectEarly(1, (4,)))  # Eva: Sheep -> Jason
+    rnd = rnd.play(SuspectEarly(2, (1, 3)))  # Thomas: Wolf -> Eva, Sheep -> Paul
+    rnd = rnd.play(FinalSuspicion(3, (4, 0)))  # Paul: Wolf -> Jason, Dog -> nobody
+    rnd = rnd.play(FinalSuspicion(4, (0, 5)))  # Jason: Dog -> nobody, Hunter -> Kenny
+    return rnd.play(FinalSuspicion(5, None))  # Kenny abstains

@@ -42,7 +42,7 @@ from fleece.rules.woof.cards import (
     parse_face,
 )
 from fleece.rules.woof.round import AskEvent as _AskEvent
-from fleece.rules.woof.round import LookEvent, Round, Table
+from fleece.rules.woof.round import LookEvent, Table, WoofRound
 from fleece.rules.woof.tokens import announcements_fit
 
 # ---- facts -----------------------------------------------------------------------------------
@@ -452,17 +452,20 @@ def format_evidence(ev: Evidence) -> str:
 # ---- from a played round ---------------------------------------------------------------------
 
 
-def evidence_from_round(rnd: Round, me: int | None = None,
+def evidence_from_round(rnd: WoofRound, me: int | None = None,
                         deck: Sequence[Card] | None = None) -> Evidence:
     """The public record of a round, plus `me`'s private knowledge (own hand, cards seen).
 
     Looks become `look` lines (or `saw` lines with the announcement when `me` looked), questions
-    become `ask` lines. `deck` defaults to the dealt cards (nothing out of play).
+    become `ask` lines. `deck` defaults to the dealt cards (nothing out of play), or before the
+    deal to the round's deck.
     """
-    cards = list(deck) if deck is not None else [c for h in rnd.hands.values() for c in h]
+    hands = rnd.hands
+    if deck is None:
+        deck = [c for h in hands.values() for c in h] if hands else rnd.deck
     facts: list[Fact] = []
-    if me is not None:
-        facts.append(HandFact(me, rnd.hands[me]))
+    if me is not None and hands:
+        facts.append(HandFact(me, hands[me]))
     for e in rnd.events:
         if isinstance(e, LookEvent):
             if e.viewer == me:
@@ -471,5 +474,5 @@ def evidence_from_round(rnd: Round, me: int | None = None,
                 facts.append(LookFact(e.viewer, e.target, e.announced))
         elif isinstance(e, _AskEvent):
             facts.append(AskFact(e.asker, e.target, e.question, e.answer))
-    return Evidence(rnd.table.players, tuple(sorted(cards, key=Card.sort_key)), tuple(facts), me,
+    return Evidence(rnd.table.players, tuple(sorted(deck, key=Card.sort_key)), tuple(facts), me,
                     rnd.rules)

@@ -1,9 +1,14 @@
-"""Random legal rounds and games, for property tests and examples.
+"""Random legal rounds and games, for property tests, examples and puzzle generation.
 
 The policy is deliberately plain (random legal actions, random suspicions): the point is to
-exercise every rule, not to play well. Rules gaps met on the way are recorded, not hidden: a round
-where too few seats may still suspect early for W7 to end it is stopped after `max_turns` turns
-(an assumption of the simulator, recorded in `Round.gaps`).
+exercise every rule, not to play well. A round is played move by move on the immutable
+`WoofRound`. Rules gaps met on the way are recorded, not hidden: a round where too few seats
+suspect early for W7 to end it is stopped after `max_turns` turns (the round's turn limit, an
+assumption of the simulator, recorded in `WoofRound.gaps`).
+
+The random draws are part of the output (puzzle packs are regenerated from seeds), so their
+order is fixed: shuffle the deck, pick the start seat, shuffle the question cards, then per
+turn the draws of `simulate_round`'s policy, then the final suspicions in seat order.
 """
 
 from __future__ import annotations
@@ -12,22 +17,26 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from fleece.rules.errors import RulesError
 from fleece.rules.woof.cards import DEFAULT_RULES, Card, RuleSet
-from fleece.rules.woof.round import Round, Table, deal, deal_questions, default_deck
+from fleece.rules.woof.deals import shuffle_hands, shuffle_questions
+from fleece.rules.woof.moves import Ask, CardPick, Deal, FinalSuspicion, Look, SuspectEarly
+from fleece.rules.woof.round import Table, WoofOptions, WoofRound, default_deck
 from fleece.rules.woof.scoring import Game, RoundScore
 
 
 @dataclass(frozen=True)
 class RoundRecord:
-    """A finished simulated round: the round (deal, events, tokens) and its score."""
+    """A finished simulated round: the terminal state (deal, events, tokens, final
+    suspicions) and its score."""
 
-    round: Round
+    round: WoofRound
     score: RoundScore
 
 
-def _random_picks(rnd: Round, seat: int, rng: random.Random) -> list[int]:
+def _random_picks(rnd: WoofRound, seat: int, rng: random.Random) -> tuple[int, ...]:
     others = [0, *(s for s in rnd.table.seat_numbers if s != seat)]
-    return [rng.choice(others) for _ in rnd.rules.targets(rnd.character(seat))]
+    return tuple(rng.choice(others) for _ in rnd.rules.targets(rnd.character(seat)))
 
 
 def simulate_round(
@@ -43,31 +52,38 @@ def simulate_round(
     p_ask: float = 0.35,
     p_abstain: float = 0.3,
 ) -> RoundRecord:
-    """Play one round with random legal actions and random final suspicions; score it."""
-    hands = deal(deck if deck is not None else default_deck(table), table, rng)
+    """Play one round with random legal actions and random final suspicions; score it.
+
+    Each turn: suspect early with probability `p_early` when allowed, else ask with `p_ask`
+    when holding a question card, else look; finally each seat abstains with `p_abstain`."""
+    cards = list(deck) if deck is not None else list(default_deck(table))
+    if len(cards) < 2 * table.seats:  # checked before any random draw
+        raise RulesError(f"{table.seats} seats need {2 * table.seats} cards, the deck has "
+                         f"{len(cards)}")
+    hands = shuffle_hands(cards, table.seats, rng)
     first = start if start is not None else rng.choice(table.acting)
-    rnd = Round(table, hands, first, barred, rules, questions=deal_questions(table, rng))
-    turns = 0
-    while not rnd.over:
-        if turns >= max_turns:
-            rnd.stop(f"stopped after {max_turns} turns: W7 had not ended the round")
-            break
-        seat = rnd.current
-        if rnd.can_suspect_early(seat) and rng.random() < p_early:
-            rnd.suspect_early(seat, _random_picks(rnd, seat, rng))
-        elif rnd.questions.get(seat) and rng.random() < p_ask:
+    dealt = shuffle_questions(len(table.acting), rng)
+    options = WoofOptions(table.players, tuple(cards), rules, first, barred, max_turns)
+    state = WoofRound.new(options).play(Deal(hands, dealt))
+    # The policy holds its question cards in the order dealt and picks one by position.
+    held = {s: list(pair) for s, pair in zip(table.acting, dealt, strict=True)}
+    while not state.over:
+        seat = state.current
+        if state.can_suspect_early(seat) and rng.random() < p_early:
+            state = state.play(SuspectEarly(seat, _random_picks(state, seat, rng)))
+        elif held[seat] and rng.random() < p_ask:
             target = rng.choice([s for s in table.acting if s != seat])
-            rnd.ask(seat, target, rng.choice(rnd.questions[seat]))
+            question = rng.choice(held[seat])
+            held[seat].remove(question)
+            state = state.play(Ask(seat, target, question))
         else:
             target = rng.choice([s for s in table.seat_numbers if s != seat])
-            rnd.look(seat, target, rng.randrange(2))
-        turns += 1
-    early = rnd.early
-    final: dict[int, Sequence[int] | None] = {}
-    for seat in table.acting:
-        if seat not in early:
-            final[seat] = None if rng.random() < p_abstain else _random_picks(rnd, seat, rng)
-    return RoundRecord(rnd, rnd.finish(final))
+            state = state.play(Look(seat, target)).play(CardPick(rng.randrange(2)))
+    while not state.is_terminal():
+        seat = state.current
+        picks = None if rng.random() < p_abstain else _random_picks(state, seat, rng)
+        state = state.play(FinalSuspicion(seat, picks))
+    return RoundRecord(state, state.score())
 
 
 def simulate_game(

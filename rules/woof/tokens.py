@@ -1,4 +1,4 @@
-"""W11: the finite clue-token supply of one round.
+"""W11: the finite clue-token supply of one round, as an immutable value.
 
 Each seat owns 6 double-sided clue tokens (Wolf/Hunter, Wolf/Sheep, Wolf/Dog, Hunter/Sheep,
 Dog/Sheep, Dog/Hunter); a placed token shows one side. The table shares 12 "?" tokens. Whether a
@@ -11,7 +11,7 @@ no token left for.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from fleece.rules.errors import IllegalMoveError
 from fleece.rules.woof.cards import Character
@@ -49,16 +49,28 @@ def can_show(sides: Sequence[Character], tokens: Sequence[tuple[Character, ...]]
     return all(augment(i, set()) for i in range(len(sides)))
 
 
-@dataclass
+@dataclass(frozen=True)
 class TokenSupply:
-    """The clue tokens of one round: what each seat has shown and how many "?" tokens are out.
+    """The clue tokens laid in one round: the sides each seat has shown and the "?" tokens out.
 
-    `place` refuses (IllegalMoveError) a placement the supply cannot show; the caller decides
-    what the rules gap means (the round model announces without a token and records it).
+    Immutable: `place` returns the supply after one more token, or refuses (IllegalMoveError)
+    a placement the supply cannot show; the caller decides what that rules gap means (the round
+    model announces without a token and records it). `shown` is sorted by seat.
     """
 
-    shown: dict[int, list[Character]] = field(default_factory=dict)
+    shown: tuple[tuple[int, tuple[Character, ...]], ...] = ()
     question_marks: int = 0
+
+    def sides(self, seat: int) -> tuple[Character, ...]:
+        """The sides `seat` has shown so far, in the order laid."""
+        for s, sides in self.shown:
+            if s == seat:
+                return sides
+        return ()
+
+    def by_seat(self) -> dict[int, tuple[Character, ...]]:
+        """Every seat that laid a clue token -> the sides it shows."""
+        return dict(self.shown)
 
     def can_place(self, seat: int, side: Character | None) -> bool:
         """Whether `seat` can still lay a token for `side` (None = a "?" token from the pool)."""
@@ -66,22 +78,24 @@ class TokenSupply:
             return self.question_marks < QUESTION_MARK_TOKENS
         if side is Character.SHEPHERD:
             return False  # no clue token shows the Shepherd
-        return can_show([*self.shown.get(seat, []), side])
+        return can_show([*self.sides(seat), side])
 
-    def place(self, seat: int, side: Character | None) -> None:
-        """Lay one token for `seat`'s announcement; IllegalMoveError when none is available."""
+    def place(self, seat: int, side: Character | None) -> TokenSupply:
+        """The supply after `seat` lays one token for its announcement; IllegalMoveError when
+        no token is available (this supply is unchanged either way)."""
         if not self.can_place(seat, side):
             what = "?" if side is None else side.value
             raise IllegalMoveError(f"seat {seat} has no clue token left that shows {what} (W11)")
         if side is None:
-            self.question_marks += 1
-        else:
-            self.shown.setdefault(seat, []).append(side)
+            return TokenSupply(self.shown, self.question_marks + 1)
+        shown = self.by_seat()
+        shown[seat] = (*shown.get(seat, ()), side)
+        return TokenSupply(tuple(sorted(shown.items())), self.question_marks)
 
     def within_supply(self) -> bool:
         """Invariant: the placed tokens never exceed the supply."""
         return self.question_marks <= QUESTION_MARK_TOKENS and all(
-            can_show(sides) for sides in self.shown.values()
+            can_show(sides) for _, sides in self.shown
         )
 
 
