@@ -35,6 +35,7 @@ from fleece.rules.woof.cards import (
 )
 from fleece.rules.woof.deals import QUESTION_PILE, card_pile
 from fleece.rules.woof.moves import Ask, CardPick, Deal, FinalSuspicion, Look, SuspectEarly
+from fleece.rules.woof.protocol import WOOF
 from fleece.rules.woof.round import (
     AskEvent,
     EarlyEvent,
@@ -482,9 +483,10 @@ def test_simulated_round_invariants(n: int, seed: int, expert: bool) -> None:
             assert chars[seat] is P
     if table.dummy:
         assert rec.score.points[table.dummy] == 0 and rec.score.errors[table.dummy] == 0
-    # the terminal state: its returns are the points
+    # the terminal state: its returns are the points, and its text replays to an equal value
     assert rnd.is_terminal()
     assert rnd.returns() == tuple(Fraction(rec.score.points[s]) for s in table.acting)
+    assert WOOF.parse_position(WOOF.position_text(rnd)) == rnd
 
 
 @given(players, seeds)
