@@ -57,21 +57,23 @@ def mutton_rows(count: int, seed: int) -> None:
 
 def woof_rows(count: int, seed: int) -> None:
     """Woof!! rows: every grade on one core (questions mixed), and one grade with 2 workers."""
-    from fleece.solver.puzzles import woof
+    from fleece.solver.woof.puzzle.check import z3_answer
+    from fleece.solver.woof.puzzle.formats import render_puzzle
+    from fleece.solver.woof.puzzle.generate import generate
 
     def run(grade: Grade, workers: int) -> list[str]:
         tries, seen = _counter()
         t0 = time.perf_counter()
-        found = woof.generate(count, grade, seed, progress=seen, workers=workers)
+        found = generate(count, grade, seed, progress=seen, workers=workers)
         dt = time.perf_counter() - t0
         t1 = time.perf_counter()
         for p in found:
-            ans, redundant = woof.z3_answer(p.evidence, p.question)
+            ans, redundant = z3_answer(p.evidence, p.question)
             assert ans == p.answer and not redundant
         ck = (time.perf_counter() - t1) / len(found)
         _row("woof" if workers == 1 else f"woof x{workers}", grade, "any", len(found),
              tries[0], dt, ck)
-        return [woof.render_puzzle(p) for p in found]
+        return [render_puzzle(p) for p in found]
 
     one_core: dict[Grade, list[str]] = {}
     for grade in Grade:

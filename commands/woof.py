@@ -12,7 +12,6 @@ from fleece.commands.base import (
     int_in,
     print_json,
     read_input,
-    write_output,
 )
 from fleece.rules.errors import FleeceError
 
@@ -49,13 +48,14 @@ def build(parser: Parser, argv: list[str]) -> None:
     p = pcmds.add("check", puzzle_check, "Verify with z3 that the answer is unique and every "
                   "fact needed; report the grade.")
     p.add_argument("file", help="Woof!! puzzle file (evidence with header) or JSON")
+    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
 
 
 def solve(args: argparse.Namespace) -> int:
     """`fleece woof solve`."""
     from fleece.rules.woof.evidence import load_evidence
     from fleece.solver.core import check_engine
-    from fleece.solver.woof.report import ENGINES, analyse
+    from fleece.solver.woof import ENGINES, analyse
 
     engine = check_engine(args.engine, ENGINES)
     text, name = read_input(args.file)
@@ -65,7 +65,7 @@ def solve(args: argparse.Namespace) -> int:
         print_json(report.to_json())
     else:
         from fleece.commands.base import console
-        from fleece.solver.woof.report import render
+        from fleece.commands.woof_view import render
 
         console().print(render(report, exact=args.exact))
     return EXIT_OK if report.consistent else EXIT_RESULT
@@ -73,12 +73,11 @@ def solve(args: argparse.Namespace) -> int:
 
 def puzzle_generate(args: argparse.Namespace) -> int:
     """`fleece woof puzzle generate`."""
-    from pathlib import Path
-
     from fleece.solver.puzzles.core import Grade
     from fleece.solver.puzzles.pack import existing_outputs
     from fleece.solver.puzzles.pool import progress_bar
-    from fleece.solver.puzzles.woof import generate, puzzle_json, render_puzzle, render_solution
+    from fleece.solver.woof.puzzle.formats import write_pack
+    from fleece.solver.woof.puzzle.generate import generate
 
     grade = Grade.parse(args.grade)
     taken = [] if args.force else existing_outputs(args.out, args.count, svg=False)
@@ -86,11 +85,7 @@ def puzzle_generate(args: argparse.Namespace) -> int:
         raise FleeceError(f"{taken[0]}: already exists (use --force to overwrite)")
     with progress_bar(f"{grade.label} Woof!! puzzles", args.count, "rounds") as progress:
         found = generate(args.count, grade, args.seed, progress=progress, workers=args.workers)
-    for i, p in enumerate(found, start=1):
-        base = Path(args.out) / f"{i:03d}"
-        write_output(f"{base}.txt", render_puzzle(p), force=args.force)
-        write_output(f"{base}.json", puzzle_json(p), force=args.force)
-        write_output(f"{base}.solution.txt", render_solution(p), force=args.force)
+    write_pack(found, args.out, force=args.force)
     echo(f"wrote {len(found)} {grade.label} Woof!! puzzles to {args.out}")
     return EXIT_OK
 
@@ -100,35 +95,18 @@ def puzzle_check(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from fleece.solver.puzzles.pack import solution_path
-    from fleece.solver.puzzles.woof import (
-        human_solve,
-        parse_puzzle,
-        question_text,
-        solution_answer,
-        z3_answer,
-    )
+    from fleece.solver.woof.puzzle.check import check_puzzle
+    from fleece.solver.woof.puzzle.formats import parse_puzzle, solution_answer
 
     text, name = read_input(args.file)
     ev, q, labelled, ident = parse_puzzle(text, name)
-    ans, redundant = z3_answer(ev, q)
-    ok = ans is not None and not redundant
-    echo(f"{ident or name}: {question_text(q)}")
-    echo(f"answer: {ans or 'no wolf'} (unique, z3)" if ans is not None
-         else "answer: NOT UNIQUE (z3)")
-    if ans is not None:
-        echo("minimal: yes (every fact line is needed, z3)" if not redundant else
-             "minimal: NO, not needed: " + ", ".join(f"fact {i + 1}" for i in redundant))
-        sol = human_solve(ev, q)
-        echo(f"grade: {sol.grade.label if sol.grade else 'NOT SOLVABLE by the rules'}")
-        ok = ok and sol.grade is not None and labelled in (None, sol.grade)
-        if labelled is not None and labelled != sol.grade:
-            echo(f"label: MISMATCH, the file says {labelled.label}")
-        sp = solution_path(args.file)
-        if args.file != "-" and Path(sp).exists():
-            claimed = solution_answer(read_input(sp)[0])
-            match = claimed == ans
-            echo("solution file: answer matches" if match else
-                 f"solution file: MISMATCH, it says {claimed}")
-            ok = ok and match
-    echo("result: " + ("ok" if ok else "FAILED"))
-    return EXIT_OK if ok else EXIT_RESULT
+    claimed = None
+    sp = solution_path(args.file)
+    if args.file != "-" and Path(sp).exists():
+        claimed = solution_answer(read_input(sp)[0])
+    verdict = check_puzzle(ev, q, labelled, claimed, ident or name)
+    if args.json:
+        print_json(verdict.data)
+    else:
+        echo("\n".join(verdict.lines))
+    return EXIT_OK if verdict.ok else EXIT_RESULT

@@ -47,11 +47,14 @@ def test_woof_pack_has_ten_per_grade() -> None:
 
 @pytest.mark.parametrize("path", WOOF, ids=lambda p: f"woof/{p.parent.name}/{p.name}")
 def test_woof_pack_puzzle(path: Path) -> None:
-    from fleece.solver.puzzles import woof
+    from fleece.solver.woof.puzzle.answer import answer
+    from fleece.solver.woof.puzzle.check import z3_answer
+    from fleece.solver.woof.puzzle.formats import parse_puzzle, solution_answer
+    from fleece.solver.woof.puzzle.human import human_solve
 
-    ev, q, grade, _ = woof.parse_puzzle(path.read_text(), str(path))
-    ans, redundant = woof.z3_answer(ev, q)
+    ev, q, grade, _ = parse_puzzle(path.read_text(), str(path))
+    ans, redundant = z3_answer(ev, q)
     assert ans is not None and redundant == []
-    assert ans == woof.answer(ev, q)
-    assert woof.solution_answer(Path(solution_path(str(path))).read_text()) == ans
-    assert woof.human_solve(ev, q).grade is grade is Grade[path.parent.name.upper()]
+    assert ans == answer(ev, q)
+    assert solution_answer(Path(solution_path(str(path))).read_text()) == ans
+    assert human_solve(ev, q).grade is grade is Grade[path.parent.name.upper()]

@@ -17,8 +17,11 @@ from fleece.rules.woof.cards import character_of
 from fleece.rules.woof.evidence import evidence_from_round
 from fleece.rules.woof.round import Table
 from fleece.rules.woof.simulate import simulate_round
-from fleece.solver.puzzles import woof
 from fleece.solver.puzzles.core import Grade
+from fleece.solver.woof.puzzle.answer import WOLVES, answer, possible, redundant_facts, without
+from fleece.solver.woof.puzzle.formats import parse_puzzle, render_puzzle, render_solution
+from fleece.solver.woof.puzzle.generate import generate
+from fleece.solver.woof.puzzle.human import human_solve
 
 
 @settings(max_examples=20)
@@ -28,25 +31,25 @@ def test_rule_solver_is_sound(seed: int, players: int) -> None:
     rnd = simulate_round(Table(players), rng).round
     me = rng.choice(rnd.table.acting)
     ev = evidence_from_round(rnd, me=me)
-    exact = woof.possible(ev)
+    exact = possible(ev)
     for s, hand in rnd.hands.items():
         assert character_of(hand) in exact[s]  # the true deal stays possible
-    sol = woof.human_solve(ev, woof.WOLVES)
+    sol = human_solve(ev, WOLVES)
     if sol.solved:
-        assert woof.answer(ev, woof.WOLVES) is not None
+        assert answer(ev, WOLVES) is not None
     for k in range(len(ev.facts)):  # with facts removed too, never a false "solved"
-        part = woof.without(ev, k)
-        if woof.human_solve(part, woof.WOLVES).solved:
-            assert woof.answer(part, woof.WOLVES) is not None
+        part = without(ev, k)
+        if human_solve(part, WOLVES).solved:
+            assert answer(part, WOLVES) is not None
 
 
 def test_generated_woof_puzzles() -> None:
     for grade in (Grade.EASY, Grade.MEDIUM):
-        for p in woof.generate(1, grade, seed=3):
-            assert woof.answer(p.evidence, p.question) == p.answer
-            assert woof.redundant_facts(p.evidence, p.question) == []
-            assert woof.human_solve(p.evidence, p.question).grade is grade
-            ev, q, g, ident = woof.parse_puzzle(woof.render_puzzle(p))
+        for p in generate(1, grade, seed=3):
+            assert answer(p.evidence, p.question) == p.answer
+            assert redundant_facts(p.evidence, p.question) == []
+            assert human_solve(p.evidence, p.question).grade is grade
+            ev, q, g, ident = parse_puzzle(render_puzzle(p))
             assert (ev.facts, q, g, ident) == (p.evidence.facts, p.question, grade, p.ident)
 
 
@@ -65,11 +68,11 @@ def test_woof_cli_check_fails_on_a_broken_puzzle(tmp_path: Path) -> None:
 
 
 def test_same_seed_same_puzzles_with_one_or_two_workers() -> None:
-    one = woof.generate(2, Grade.EASY, seed=4)
-    two = woof.generate(2, Grade.EASY, seed=4, workers=2)
+    one = generate(2, Grade.EASY, seed=4)
+    two = generate(2, Grade.EASY, seed=4, workers=2)
     assert two == one  # evidence, question, answer, grade and id
     assert [p.ident for p in one] == ["woof-easy-001", "woof-easy-002"]
-    assert len({woof.render_puzzle(p) for p in one}) == 2
+    assert len({render_puzzle(p) for p in one}) == 2
 
 
 def _odd(n: int) -> int | None:
@@ -97,9 +100,9 @@ def test_cli_generate_with_workers(tmp_path: Path) -> None:
                            str(out)], cwd=root, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert "wrote 2 easy Woof!! puzzles" in proc.stdout
-    for i, p in enumerate(woof.generate(2, Grade.EASY, seed=4), start=1):
-        assert (out / f"{i:03d}.txt").read_text() == woof.render_puzzle(p)
-        assert (out / f"{i:03d}.solution.txt").read_text() == woof.render_solution(p)
+    for i, p in enumerate(generate(2, Grade.EASY, seed=4), start=1):
+        assert (out / f"{i:03d}.txt").read_text() == render_puzzle(p)
+        assert (out / f"{i:03d}.solution.txt").read_text() == render_solution(p)
     proc = subprocess.run([sys.executable, "-m", "fleece", "woof", "puzzle", "generate", "--count",
                            "1", "--workers", "0", "--out", str(tmp_path / "x")], cwd=root,
                           capture_output=True, text=True, check=False)

@@ -34,8 +34,8 @@ from fleece.rules.woof.round import Table
 from fleece.rules.woof.scoring import Suspicion, suspicion_correct
 from fleece.rules.woof.simulate import simulate_round
 from fleece.solver.woof import csp, fast, smt
+from fleece.solver.woof.analysis import Suggestion, analyse, suggest
 from fleece.solver.woof.model import Posterior, compile_evidence, likelihood
-from fleece.solver.woof.report import Suggestion, analyse, suggest
 
 W, P, S = Character.WOLF, Character.SHEPHERD, Character.SHEEP
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "woof"

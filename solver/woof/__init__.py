@@ -1,5 +1,16 @@
 """Woof!! deduction solver: exact posteriors over deals from an evidence file.
 
-Engines: `fast` (exact dynamic programming over hand types), `csp` (python-constraint
-enumeration, an independent check), `smt` (z3: certain facts and minimal unsat cores).
+Public API: `solve(evidence, engine="fast") -> Posterior` (the exact distribution of the seats'
+characters) and `analyse(evidence, engine="fast") -> WoofAnalysis` (the posterior with the
+contradicting lines, certain facts and a suggestion; `to_json()` is what `fleece woof solve
+--json` prints). Engines: `fast` (exact dynamic programming over hand types), `csp`
+(python-constraint enumeration, an independent check), `smt` (z3: certain facts and minimal
+unsat cores).
 """
+
+from __future__ import annotations
+
+from fleece.solver.woof.analysis import ENGINES, Suggestion, WoofAnalysis, analyse, solve
+from fleece.solver.woof.model import Posterior
+
+__all__ = ["ENGINES", "Posterior", "Suggestion", "WoofAnalysis", "analyse", "solve"]

@@ -27,6 +27,7 @@ from fleece.rules.woof.cards import (
     make_hand,
 )
 from fleece.rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact, SawFact
+from fleece.solver.core import minimal_core
 
 
 class ContradictionError(FleeceError):
@@ -240,15 +241,7 @@ def deck_factor(problem: CompiledEvidence) -> int:
 
 
 def deletion_core(evidence: Evidence, consistent: Callable[[Evidence], bool]) -> list[Fact]:
-    """Shrink the facts of inconsistent evidence to a minimal contradicting set by deletion:
-    drop each fact in turn and keep it out when the rest is still inconsistent. The result is
-    irreducible: removing any one of its facts makes it consistent."""
-    core = list(evidence.facts)
-    i = 0
-    while i < len(core):
-        trial = core[:i] + core[i + 1:]
-        if consistent(evidence.with_facts(trial)):
-            i += 1
-        else:
-            core = trial
-    return core
+    """A minimal set of contradicting evidence lines (solver.core.minimal_core: removing any
+    one of them makes the rest consistent); earlier lines are dropped first when there is a
+    choice."""
+    return minimal_core(list(evidence.facts), lambda fs: consistent(evidence.with_facts(fs)))

@@ -1,8 +1,10 @@
-"""Turn an engine's posterior into the answer a player wants: tables, JSON, a suggestion.
+"""Turn an engine's posterior into the answer a player wants, as a value: the beliefs, the
+contradicting lines, certain facts and a suggestion, with the JSON form `fleece woof solve
+--json` prints (the command line renders it; fleece.commands.woof_view).
 
-Kept out of cli.py so the command stays a thin wrapper. The suggestion for `me` is the
-suspicion (one seat or 0 per target of me's character, W2/W6) with the highest probability of
-being entirely right (W8), computed from the exact posterior of the character vectors.
+The suggestion for `me` is the suspicion (one seat or 0 per target of me's character,
+W2/W6) with the highest probability of being entirely right (W8), computed from the exact
+posterior of the character vectors.
 
 Expected points (EXPECTED_POINTS_ASSUMPTION): counting points only, suspecting early now with
 the best suspicion scores 2 * p; a final suspicion made with what is known now scores 1 * p; no
@@ -19,9 +21,9 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from fleece.rules.errors import FleeceError
-from fleece.rules.woof.cards import CHARACTERS, Card, Character
-from fleece.rules.woof.evidence import Evidence, Fact, deck_text, describe, fact_line
+from fleece.rules.woof.cards import Character
+from fleece.rules.woof.evidence import Evidence, Fact, fact_line
+from fleece.solver.core import check_engine
 from fleece.solver.woof.model import Posterior
 
 ENGINES = ("fast", "csp", "smt")
@@ -93,7 +95,7 @@ def suggest(posterior: Posterior, evidence: Evidence, seat: int, *, keep: int = 
 
 
 @dataclass(frozen=True)
-class Report:
+class WoofAnalysis:
     """Everything `fleece woof solve` prints, as data."""
 
     evidence: Evidence
@@ -175,6 +177,8 @@ def _suggestion_json(sug: Suggestion | None, note: str | None) -> dict[str, Any]
 
 def _engine(name: str) -> tuple[Callable[[Evidence], Posterior], Callable[[Evidence], list[Fact]],
                                 Callable[[Evidence], dict[int, Character]] | None]:
+    """The (solve, minimal core, certain characters) functions of one engine."""
+    name = check_engine(name, ENGINES)
     if name == "fast":
         from fleece.solver.woof import fast
 
@@ -183,19 +187,22 @@ def _engine(name: str) -> tuple[Callable[[Evidence], Posterior], Callable[[Evide
         from fleece.solver.woof import csp
 
         return csp.solve, csp.minimal_core, None
-    if name == "smt":
-        from fleece.solver.woof import smt
+    from fleece.solver.woof import smt
 
-        return smt.solve, smt.unsat_core, smt.certain_characters
-    raise FleeceError(f"unknown engine {name!r} (choose {', '.join(ENGINES)})")
+    return smt.solve, smt.unsat_core, smt.certain_characters
 
 
-def analyse(evidence: Evidence, engine: str = "fast") -> Report:
+def solve(evidence: Evidence, engine: str = "fast") -> Posterior:
+    """The exact posterior of the seats' characters with one engine."""
+    return _engine(engine)[0](evidence)
+
+
+def analyse(evidence: Evidence, engine: str = "fast") -> WoofAnalysis:
     """Solve with one engine; on a contradiction, find a minimal set of contradicting lines."""
     solve, core, certain_fn = _engine(engine)
     post = solve(evidence)
     if not post.consistent:
-        return Report(evidence, engine, post, tuple(core(evidence)))
+        return WoofAnalysis(evidence, engine, post, tuple(core(evidence)))
     certain = certain_fn(evidence) if certain_fn is not None else post.certain()
     sug: Suggestion | None = None
     note: str | None = None
@@ -205,102 +212,4 @@ def analyse(evidence: Evidence, engine: str = "fast") -> Report:
             sug = got
         else:
             note = got
-    return Report(evidence, engine, post, (), sug, note, certain)
-
-
-# ---- text ------------------------------------------------------------------------------------
-
-
-def _fmt(p: Fraction, exact: bool) -> str:
-    if exact:
-        return str(p)
-    if p == 0:
-        return "."
-    if p == 1:
-        return "100%"
-    return f"{float(p) * 100:.1f}%"
-
-
-def _deck_summary(deck: tuple[Card, ...]) -> str:
-    return deck_text(deck)
-
-
-def render(report: Report, *, exact: bool = False, top: int = 8) -> Any:
-    """A rich renderable (Group) for the terminal."""
-    from rich.console import Group
-    from rich.table import Table
-    from rich.text import Text
-
-    ev = report.evidence
-    parts: list[Any] = []
-    dummy = f", dummy seat {ev.table.dummy}" if ev.table.dummy else ""
-    parts.append(Text(
-        f"Woof!! {ev.players} players{dummy}; deck {_deck_summary(ev.deck)} "
-        f"({len(ev.deck)} cards); {len(ev.facts)} evidence lines; engine {report.engine}",
-        style="bold"))
-    for note in ev.notes:
-        parts.append(Text(f"note: {note}", style="yellow"))
-    for warning in ev.warnings():
-        parts.append(Text(f"warning: {warning}", style="yellow"))
-    if not report.consistent:
-        parts.append(Text("The evidence is contradictory. These lines cannot all be true "
-                          "(drop any one of them and the rest is possible):", style="bold red"))
-        for f in report.contradiction:
-            parts.append(Text(f"  {describe(f)}"))
-        if not report.contradiction:
-            parts.append(Text("  the deck itself cannot fill the seats"))
-        return Group(*parts)
-    post = report.posterior
-    table = Table(title="Characters (probability)", title_justify="left")
-    table.add_column("seat", justify="right")
-    for c in CHARACTERS:
-        table.add_column(c.value, justify="right")
-    for s, dist in post.marginals().items():
-        label = f"{s}{' (me)' if s == ev.me else ''}{' (dummy)' if s == ev.table.dummy else ''}"
-        table.add_row(label, *[_fmt(dist[c], exact) for c in CHARACTERS])
-    parts.append(table)
-    wolves = post.wolf_sets()
-    wt = Table(title="Wolf seats", title_justify="left")
-    wt.add_column("wolves")
-    wt.add_column("probability", justify="right")
-    for ws, p in wolves[:top]:
-        wt.add_row(", ".join(map(str, ws)) or "no wolf", _fmt(p, exact))
-    if len(wolves) > top:
-        wt.add_row(f"... {len(wolves) - top} more", "")
-    parts.append(wt)
-    if report.certain:
-        parts.append(Text("Certain: " + "; ".join(
-            f"seat {s} is {c.value}" for s, c in sorted(report.certain.items()))))
-    else:
-        parts.append(Text("Certain: nothing yet"))
-    if report.suggestion is not None:
-        parts.append(_render_suggestion(report.suggestion, exact))
-    elif report.suggestion_note:
-        parts.append(Text(f"No suggestion: {report.suggestion_note}"))
-    return Group(*parts)
-
-
-def _render_suggestion(sug: Suggestion, exact: bool) -> Any:
-    from rich.text import Text
-
-    picks = ", ".join(
-        f"{t.value} -> {'nobody (0)' if p == 0 else f'seat {p}'}"
-        for t, p in zip(sug.targets, sug.picks, strict=True))
-    lines = [
-        f"Suggestion for seat {sug.seat} ({sug.character.value}): {picks}",
-        f"  entirely right with probability {sug.probability} ({_fmt(sug.probability, False)})",
-        f"  expected points: early now {_fmt_num(sug.early_points, exact)}, final with the same "
-        f"knowledge {_fmt_num(sug.final_points, exact)}, waiting at most 1; error risk "
-        f"{_fmt(sug.error_risk, exact) if sug.error_risk else '0'}",
-        f"  advice: {sug.advice}"
-        + (" (if you may: not on your first turn, not barred)" if sug.early_points >= 1 else ""),
-        "  assumption: points only; waiting = a final suspicion with today's knowledge "
-        "(never more than 1 point), so early is advised when 2p >= 1",
-    ]
-    if sug.character is Character.DOG:
-        lines.append(f"  note: {DOG_NOTE}")
-    return Text("\n".join(lines), style="bold green")
-
-
-def _fmt_num(x: Fraction, exact: bool) -> str:
-    return str(x) if exact else f"{float(x):.3f}"
+    return WoofAnalysis(evidence, engine, post, (), sug, note, certain)
