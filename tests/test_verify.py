@@ -39,6 +39,7 @@ from fleece.verify.mutton.z3model import (
     symbolic_state,
 )
 from fleece.verify.report import (
+    GENERATOR_LINE,
     Report,
     report_stem,
     summary_table,
@@ -47,7 +48,7 @@ from fleece.verify.report import (
     to_markdown,
     write_reports,
 )
-from fleece.verify.result import FAILED, PASSED, PROVED, REFUTED, CheckResult
+from fleece.verify.result import FAILED, GAP, PASSED, PROVED, REFUTED, CheckResult
 
 
 def test_m1_m2_m3_z3_geometry_matches_the_python_board() -> None:
@@ -115,10 +116,19 @@ def test_m10_gap_exists_exactly_when_animals_exceed_cells_minus_six(size: int, a
 
 
 def test_m10_default_game_is_free_and_the_shotgun_can_stall_small_boards() -> None:
-    """M10 for the default game is PROVED; the M14 shotgun stall exists on size 2 only."""
+    """M10 for the default game is PROVED; the M14 shotgun stall exists on full small boards
+    (size 2 with 7 animals, size 3 with 19) and not on size 4 with 26 animals."""
     assert gaps.default_free().outcome == PROVED
-    assert gaps.shotgun_stall(2, 7, 3).outcome == REFUTED
-    assert gaps.shotgun_stall(4, 26, 4).outcome == PROVED
+    assert gaps.variant_m10(RuleSet()).outcome == PROVED
+    small = gaps.stall_table(2, 7, 3)
+    assert small.outcome == PROVED and small.data == {"stall": True} and small.witness
+    assert gaps.stall_table(4, 26, 4).data == {"stall": False}
+    shotgun = RuleSet(weapon=RuleSet().weapon.SHOTGUN)
+    assert gaps.variant_stall(shotgun).outcome == PROVED
+    full = gaps.variant_stall(RuleSet(size=3, num_sheep=19, num_wolves=4,
+                                      weapon=RuleSet().weapon.SHOTGUN))
+    assert full.outcome == GAP and full.gap is not None and full.gap.id == "MUTTON-SHOTGUN-STALL"
+    assert not full.ok and full.expected == PROVED
 
 
 def test_c1_c2_c3_claims_settle_as_expected() -> None:
@@ -145,10 +155,10 @@ def test_c4_exact_expected_sheep_deaths() -> None:
 @pytest.mark.parametrize("rules", [RuleSet(), RuleSet(size=2, num_sheep=7, num_wolves=3)])
 def test_m24_witness_game_reaches_the_bound(rules: RuleSet) -> None:
     """M24: the longest game has num_sheep rounds; the witness game replays to that length."""
-    rounds, game = termination.witness_game(rules)
-    assert rounds == rules.num_sheep
+    rounds, game, endless = termination.witness_game(rules)
+    assert rounds == rules.num_sheep and endless is None
     assert game is not None and game.over and game.round == rules.num_sheep
-    res = termination.termination(rules, True, "test")
+    res = termination.termination(rules, PROVED, "test")
     assert res.outcome == PROVED and res.data["tight"] is True
 
 
@@ -208,14 +218,16 @@ def test_reports_markdown_json_and_junit() -> None:
     good, bad = _report(True), _report(False)
     assert good.ok and not bad.ok
     md = to_markdown(bad)
-    assert md.startswith("# Mutton rules verification\n")
-    assert "1 FAILED" in md and "Clauses nothing covers yet" in md
+    assert md.startswith(GENERATOR_LINE + "\n# Mutton rules verification\n")
+    assert "**Result: FAIL: 1 FAILED**" in md and "Clauses nothing covers yet" in md
     assert "## Traceability (RULES.md section 1)" in md
     titles = dict(mutton.SECTIONS)
     order = [md.index(f"## {titles[k]}") for k in ("gaps", "claims", "crosscheck")]
     assert order == sorted(order)
     doc = json.loads(to_json(bad))
+    assert next(iter(doc)) == "generator" and doc["generator"] == "fleece verify"
     assert doc["ok"] is False and len(doc["results"]) == 3 and len(doc["trace"]) == 32
+    assert doc["gaps"] == [] and doc["accepted"] == [] and doc["verdict"] == "FAIL: 1 FAILED"
     assert [s["section"] for s in doc["summary"]] == ["gaps", "claims", "crosscheck"]
     root = ET.fromstring(to_junit(bad))
     assert root.get("failures") == "1" and root.get("name") == "fleece verify"
@@ -223,6 +235,7 @@ def test_reports_markdown_json_and_junit() -> None:
         "verify.gaps", "verify.claims", "verify.crosscheck"}
     failures = root.findall(".//failure")
     assert len(failures) == 1 and "FAILED" in (failures[0].get("message") or "")
+    assert failures[0].get("type") == "unexpected"
     assert ET.fromstring(to_junit(good)).get("failures") == "0"
 
 
@@ -244,7 +257,7 @@ def test_report_names_per_game_and_undeclared_sections() -> None:
 
 
 def test_write_reports_replaces_its_own_files_but_not_a_junit_file(tmp_path: Path) -> None:
-    """write_reports replaces the report directory's files, refuses an existing JUnit file
+    """write_reports replaces the report files it wrote itself, refuses an existing JUnit file
     without force and writes nothing then; summary_table titles rows from the game data."""
     from rich.console import Console
 
@@ -266,20 +279,22 @@ def test_write_reports_replaces_its_own_files_but_not_a_junit_file(tmp_path: Pat
     console.print(summary_table(rep))
     text = console.export_text()
     assert "fleece verify: -size=4 (quick, 1.0 s)" in text
-    assert "Rule gaps (M10) and the shotgun stall" in text
+    assert "Rules gaps of the variant under test (gate)" in text
 
 
 def test_package_api_runs_a_section_and_writes_its_reports(tmp_path: Path) -> None:
     """The per-game API: fleece.verify.mutton exports VerifyConfig, SECTIONS and run; a run
     of one section yields a Report that write_reports turns into the usual files."""
     pkg = importlib.import_module("fleece.verify.mutton")
-    assert [k for k, _ in pkg.SECTIONS] == ["invariants", "gaps", "claims", "termination",
-                                           "crosscheck"]
+    assert [k for k, _ in pkg.SECTIONS] == ["invariants", "gaps", "gap-table", "claims",
+                                           "termination", "crosscheck"]
+    assert set(pkg.GAPS) == {"MUTTON-M10-UNPLACEABLE", "MUTTON-SHOTGUN-STALL", "MUTTON-NO-END"}
     rep = pkg.run(pkg.VerifyConfig(quick=True, sections=frozenset({"claims"})),
                   progress=False)
     assert isinstance(rep, Report) and rep.ok and rep.game == "mutton"
     assert rep.title == "Mutton" and rep.sections == pkg.SECTIONS and rep.rules_section == 1
     assert {r.section for r in rep.results} == {"claims"} and rep.trace == []
+    assert all(r.basis.startswith("RULES.md C") for r in rep.results)
     written = write_reports(rep, tmp_path, None, False)
     assert [p.name for p in written] == ["verification.md", "verification.json"]
     assert "## Rulebook claims C1-C4" in written[0].read_text()
@@ -330,15 +345,22 @@ def test_trace_fallback_tables_match_rules_md(game: str, tmp_path: Path) -> None
 
 
 def test_cli_verify_quick_writes_reports_and_refuses_to_clobber(tmp_path: Path) -> None:
-    """`fleece verify --quick` exits 0 with the report files; an existing --junit FILE needs
-    --force; bad options are one-line errors with status 2."""
+    """`fleece verify --quick` of the default game (M1, M4 defaults) exits 0 with no --accept:
+    report files, JUnit without failures, every check's basis stated; an existing --junit
+    FILE needs --force; bad options are one-line errors with status 2."""
     rep = tmp_path / "rep"
     junit = tmp_path / "junit.xml"
     res = invoke(["verify", "--quick", "--report", str(rep), "--junit", str(junit)])
     assert res.exit_code == 0, res.output
     assert (rep / "verification.md").is_file() and (rep / "verification.json").is_file()
-    assert json.loads((rep / "verification.json").read_text())["ok"] is True
-    assert ET.parse(junit).getroot().get("failures") == "0"
+    doc = json.loads((rep / "verification.json").read_text())
+    assert doc["ok"] is True and doc["gaps"] == [] and "PASS: " in res.stdout
+    assert all(r["basis"] and r["outcome"] != "UNKNOWN" for r in doc["results"])
+    root = ET.parse(junit).getroot()
+    assert root.get("failures") == "0" and root.findall(".//failure") == []
+    assert root.get("tests") == str(len(doc["results"]))
+    assert {c.get("classname") for c in root.iter("testcase")} == {
+        f"verify.{k}" for k, _ in mutton.SECTIONS}
     cli = [sys.executable, "-m", "fleece", "verify"]
     for args in (["--quick", "--report", str(rep), "--junit", str(junit)], ["--size", "9"],
                  ["--game", "woof"]):

@@ -81,3 +81,19 @@ def test_verify_passes_the_reference_model_on_the_same_sections() -> None:
     rep = run(VerifyConfig(quick=True, sections=SECTIONS))
     assert rep.ok, [(r.ident, r.detail) for r in rep.failures()]
     assert {r.section for r in rep.results} == set(SECTIONS)
+
+
+def test_m24_m14_verify_run_fails_a_model_whose_games_need_not_end() -> None:
+    """M24 and M14: with the Farmer allowed to pass after a Wolf pass, the termination
+    section fails (the expectation PROVED comes from M24, not from the outcome) with the
+    repeating play as witness; the reference model passes the same run."""
+    from fleece.rules.mutton.options import RuleSet
+
+    cfg = VerifyConfig(rules=RuleSet(size=2, num_sheep=7, num_wolves=3), quick=True,
+                       sections=frozenset({"termination"}))
+    rep = run(replace(cfg, model=FarmerPassesAfterWolfPass))
+    assert not rep.ok and rep.failures()
+    assert all(r.section == "termination" and r.outcome == "FAILED" and r.expected == "PROVED"
+               and "repeats forever" in r.witness for r in rep.failures())
+    control = run(cfg)
+    assert control.ok and {r.outcome for r in control.results} == {"PROVED"}

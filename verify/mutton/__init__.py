@@ -3,12 +3,15 @@ termination and a cross-check of the Python model, behind the API every game's p
 
     pkg = importlib.import_module("fleece.verify.mutton")
     rep = pkg.run(pkg.VerifyConfig(rules=..., quick=True), progress=False)
+    rep = rep.with_accepted(["MUTTON-M10-UNPLACEABLE"])    # what --accept does
     # then fleece.verify.report: write_reports(rep, ...), summary_table(rep)
+
+`GAPS` lists the rules-gap IDs this package can report (fleece.verify.result.RulesGap).
 """
 
 from __future__ import annotations
 
-from fleece.verify.mutton.runner import SECTIONS, VerifyConfig
+from fleece.verify.mutton.runner import GAPS, SECTIONS, VerifyConfig
 from fleece.verify.mutton.runner import run_verification as run
 
-__all__ = ["SECTIONS", "VerifyConfig", "run"]
+__all__ = ["GAPS", "SECTIONS", "VerifyConfig", "run"]
