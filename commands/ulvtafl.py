@@ -219,8 +219,9 @@ def _progress() -> Any:
 
     def update(info: dict[str, object]) -> None:
         bar.update(task, description=(
-            f"solving: {info['nodes']:,} nodes; sheep win {info.get('sheep_win')}, "
-            f"wolves win {info.get('wolves_win')}"))
+            f"solving: {info['nodes']:,} nodes; sheep win {info.get('sheep')} "
+            f"(forward-only {info.get('sheep_forward_only')}), "
+            f"wolves win {info.get('wolves')}"))
 
     return bar, update
 

@@ -13,14 +13,14 @@ from fleece.solver.ulvtafl import kernels as k
 from fleece.solver.ulvtafl.tables import move_tables
 
 SIDE = ("wolves", "sheep")
-_TABLES: dict[Rules, Any] = {}
+_TABLES: dict[tuple[Rules, bool], Any] = {}
 
 
-def tables(rules: Rules) -> Any:
-    """The (cached) move tables of a rule set."""
-    if rules not in _TABLES:
-        _TABLES[rules] = move_tables(rules)
-    return _TABLES[rules]
+def tables(rules: Rules, sheep_forward_only: bool = False) -> Any:
+    """The (cached) move tables of a rule set (see tables.move_tables)."""
+    if (rules, sheep_forward_only) not in _TABLES:
+        _TABLES[rules, sheep_forward_only] = move_tables(rules, sheep_forward_only)
+    return _TABLES[rules, sheep_forward_only]
 
 
 def key_of(sheep: int, wolves: int, side: int) -> int:
@@ -178,12 +178,19 @@ class ProofSearch:
     """df-pn for "the attacker can force a won end" from a root, resumable in chunks.
 
     Proofs are sound by construction (a repetition never proves anything); a disproof is
-    accepted only after `prune_disproofs` has kept it in a closed set."""
+    accepted only after `prune_disproofs` has kept it in a closed set. With `forward_only`
+    (sheep attacker only) the sheep never step sideways: the game is acyclic and much
+    smaller, a proof there is a proof of the real game, and a disproof means nothing (the
+    outcome then reads "failed")."""
 
-    def __init__(self, state: UlvState, attacker: int, table_bits: int = 22) -> None:
+    def __init__(self, state: UlvState, attacker: int, table_bits: int = 22,
+                 forward_only: bool = False) -> None:
+        if forward_only and attacker != SHEEP:
+            raise ValueError("only the sheep's moves can be restricted in a sheep proof")
         self.state = state
         self.attacker = attacker
-        self.t = tables(state.rules)
+        self.forward_only = forward_only
+        self.t = tables(state.rules, forward_only)
         size = 1 << table_bits
         self.tk = np.full(size, -1, dtype=np.int64)
         self.tphi = np.zeros(size, dtype=np.int64)
@@ -212,13 +219,16 @@ class ProofSearch:
         return int(self.tphi[j]), int(self.tdelta[j])
 
     def outcome(self) -> str:
-        """"proved" (the attacker wins), "disproved" (it cannot), or "open"."""
+        """"proved" (the attacker wins), "disproved" (it cannot), "failed" (a restricted
+        search found no proof), or "open"."""
         phi, delta = self.root_numbers()
         inf = int(k.INF)
         mover_attacks = self.state.to_move == self.attacker
         pn, dn = (phi, delta) if mover_attacks else (delta, phi)
         if pn == 0:
             return "proved"
+        if dn == 0 and pn >= inf and self.forward_only:
+            return "failed"
         if dn == 0 and pn >= inf:
             return "disproved" if self.verified_disproof else "open"
         return "open"
@@ -237,6 +247,8 @@ class ProofSearch:
                   self.bst, self.bkey, self.pk, 0, self.scr, self.ctr, budget)
             phi, delta = self.root_numbers()
             pn = phi if mover_attacks else delta
+            if pn >= int(k.INF) and self.forward_only:
+                break
             if pn >= int(k.INF) and not self.verified_disproof:
                 self.prunes += 1
                 k.prune_disproofs(self.t, self.attacker, self.tk, self.tphi, self.tdelta,
@@ -245,6 +257,16 @@ class ProofSearch:
                 pn = phi if mover_attacks else delta
                 self.verified_disproof = pn >= int(k.INF)
         return self.outcome()
+
+    def summary(self) -> dict[str, object]:
+        """Outcome, nodes, and the root's proof and disproof numbers (how far it got)."""
+        phi, delta = self.root_numbers()
+        pn, dn = (phi, delta) if self.state.to_move == self.attacker else (delta, phi)
+        inf = int(k.INF)
+        return {"outcome": self.outcome(), "nodes": self.nodes,
+                "proof_number": "inf" if pn >= inf else pn,
+                "disproof_number": "inf" if dn >= inf else dn,
+                "deepest_ply": int(self.ctr[1])}
 
     def settled(self, sheep: int, wolves: int, side: int, proof: bool) -> bool:
         """A child position settled as proved (`proof`) or disproved in the table."""

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fleece.rules.ulvtafl.game import SIDE_NAMES, Move, UlvState
+from fleece.rules.ulvtafl.game import SHEEP, SIDE_NAMES, WOLVES, Move, UlvState
 from fleece.rules.ulvtafl.notation import position_text
 from fleece.solver.ulvtafl.search import (
     ProofSearch,
@@ -29,7 +29,8 @@ class SolveResult:
     `value` is "sheep", "wolves" (that side can force a won end), "draw" (neither can), or
     "unknown" (the budget ran out first). `distance` is the number of plies to the end with
     optimal play, known from the retrograde method only. `searches` tells, per side, whether
-    its win was proved, disproved or left open."""
+    its win was proved, disproved or left open; `frontier` gives each proof search's nodes
+    and the root's proof and disproof numbers (how far it got)."""
 
     value: str
     best_move: str | None
@@ -43,6 +44,7 @@ class SolveResult:
     principal_line: tuple[str, ...] = ()
     searches: dict[str, str] = field(default_factory=dict)
     stopped: str | None = None
+    frontier: dict[str, dict[str, object]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, object]:
         """A JSON-ready dict."""
@@ -50,7 +52,8 @@ class SolveResult:
                 "distance": self.distance, "method": self.method, "position": self.position,
                 "seconds": round(self.seconds, 3), "positions": self.positions,
                 "proof_size": self.proof_size, "principal_line": list(self.principal_line),
-                "searches": dict(self.searches), "stopped": self.stopped}
+                "searches": dict(self.searches), "stopped": self.stopped,
+                "frontier": {k: dict(v) for k, v in self.frontier.items()}}
 
     @property
     def nodes_per_second(self) -> float:
@@ -113,23 +116,29 @@ def _from_table(table: RetroTable, root: UlvState, text: str, seconds: float) ->
 def _proof_search(root: UlvState, text: str, t0: float, used: int, max_nodes: int | None,
                   timeout: float | None, table_bits: int,
                   progress: Progress | None) -> SolveResult:
+    """Three searches take turns on the budget: a sheep win with forward sheep moves only
+    (acyclic, small; its proofs hold in the real game), and a win of each side in the real
+    game. A proof ends it; two real disproofs make a draw."""
     mover, other = root.to_move, 1 - root.to_move
-    searches = {mover: ProofSearch(root, mover, table_bits),
-                other: ProofSearch(root, other, table_bits)}
+    full = {mover: ProofSearch(root, mover, table_bits),
+            other: ProofSearch(root, other, table_bits)}
+    forward = ProofSearch(root, SHEEP, table_bits, forward_only=True)
+    everyone = [forward, full[mover], full[other]]
     stopped: str | None = None
     chunk = 20_000
     turn = 0
 
     def total() -> int:
-        return used + sum(s.nodes for s in searches.values())
+        return used + sum(s.nodes for s in everyone)
 
     try:
         while True:
-            outcomes = {side: s.outcome() for side, s in searches.items()}
-            if "proved" in outcomes.values():
+            if any(s.outcome() == "proved" for s in everyone):
                 break
-            open_sides = [side for side, o in outcomes.items() if o == "open"]
-            if not open_sides:
+            if all(s.outcome() == "disproved" for s in full.values()):
+                break
+            busy = [s for s in everyone if s.outcome() == "open"]
+            if not busy:
                 break
             if max_nodes is not None and total() >= max_nodes:
                 stopped = "max-nodes"
@@ -137,11 +146,11 @@ def _proof_search(root: UlvState, text: str, t0: float, used: int, max_nodes: in
             if timeout is not None and time.perf_counter() - t0 >= timeout:
                 stopped = "timeout"
                 break
-            side = open_sides[turn % len(open_sides)]
+            search = busy[turn % len(busy)]
             turn += 1
             step = chunk if max_nodes is None else max(1, min(chunk, max_nodes - total()))
             c0 = time.perf_counter()
-            searches[side].run(step)
+            search.run(step)
             spent = time.perf_counter() - c0
             if spent < 0.25:
                 chunk = min(chunk * 2, 5_000_000)
@@ -149,29 +158,37 @@ def _proof_search(root: UlvState, text: str, t0: float, used: int, max_nodes: in
                 chunk = max(10_000, chunk // 2)
             if progress is not None:
                 progress({"nodes": total(), "seconds": time.perf_counter() - t0,
-                          **{f"{SIDE_NAMES[s]}_win": searches[s].outcome()
-                             for s in searches}})
+                          **_named(full, forward)})
     except KeyboardInterrupt:
         stopped = "interrupted"
     seconds = time.perf_counter() - t0
-    outcomes = {side: s.outcome() for side, s in searches.items()}
-    named = {SIDE_NAMES[side]: o for side, o in outcomes.items()}
-    if outcomes[mover] == "proved" or outcomes[other] == "proved":
-        winner = mover if outcomes[mover] == "proved" else other
-        search = searches[winner]
-        best = _proof_move(search, root, winner)
+    named = _named(full, forward)
+    frontier = {name: search.summary() for name, search in
+                (("sheep", full[SHEEP]), ("wolves", full[WOLVES]),
+                 ("sheep_forward_only", forward))}
+    proved = next((s for s in everyone if s.outcome() == "proved"), None)
+    if proved is not None:
+        winner = proved.attacker
+        best = _proof_move(proved, root, winner)
         return SolveResult(SIDE_NAMES[winner], best.text() if best else None, total(),
-                           seconds, "proof-number", text, proof_size=search.proof_size(),
-                           principal_line=_proof_line(search, root, winner),
-                           searches=named, stopped=None)
-    if outcomes[mover] == "disproved" and outcomes[other] == "disproved":
-        keep = searches[other]
+                           seconds, "proof-number", text, proof_size=proved.proof_size(),
+                           principal_line=_proof_line(proved, root, winner),
+                           searches=named, stopped=None, frontier=frontier)
+    if all(s.outcome() == "disproved" for s in full.values()):
+        keep = full[other]
         best = next((m for m, s, w in successors(root)
                      if keep.settled(s, w, other, proof=False)), None)
         return SolveResult("draw", best.text() if best else None, total(), seconds,
-                           "proof-number", text, searches=named, stopped=None)
+                           "proof-number", text, searches=named, stopped=None,
+                           frontier=frontier)
     return SolveResult("unknown", None, total(), seconds, "proof-number", text,
-                       searches=named, stopped=stopped or "max-nodes")
+                       searches=named, stopped=stopped or "max-nodes", frontier=frontier)
+
+
+def _named(full: dict[int, ProofSearch], forward: ProofSearch) -> dict[str, str]:
+    """The outcome of each search by name."""
+    return {"sheep": full[SHEEP].outcome(), "wolves": full[WOLVES].outcome(),
+            "sheep_forward_only": forward.outcome()}
 
 
 def _proof_move(search: ProofSearch, state: UlvState, winner: int,

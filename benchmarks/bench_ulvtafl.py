@@ -1,0 +1,163 @@
+"""Benchmark of the Ulvtafl solver, and the attempt on the four start positions.
+
+Speed (median of --runs runs after a warm-up; one core):
+  * perft(7) from the 20-sheep start (target: under 10 s);
+  * retrograde analysis: positions per second on a fixed 1.86-million-position endgame
+    (target: at least 300,000);
+  * proof-number search: nodes expanded per second from the 13-sheep start (target: at
+    least 100,000).
+Start positions: `solve` on each setup (13, 15, 17 sheep against one wolf; 20 against two)
+with a stated budget of --seconds per setup and a table of 2**--table-bits entries per
+search; prints value, nodes, nodes/s, time, proof size, principal line, or how far each
+search got, and with --report PATH writes them as JSON and markdown.
+
+    python benchmarks/bench_ulvtafl.py [--runs N] [--seconds S] [--table-bits B]
+        [--setups 13,15,17,20] [--skip-speed] [--report reports/ulvtafl-start]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from timing import median_time
+
+from fleece.rules.io import atomic_write
+from fleece.rules.ulvtafl.game import Options, initial_state
+from fleece.rules.ulvtafl.notation import parse_position
+from fleece.solver.ulvtafl import perft, solve
+from fleece.solver.ulvtafl.search import ProofSearch, retro_solve
+
+RETRO_POSITION = ".S./.SS/.S.SSSW/.S..SS./......./.../... s"  # sheep win in 37 plies
+
+
+def speed(runs: int) -> dict[str, float]:
+    """The three speed figures."""
+    start20 = initial_state(Options(setup=20))
+    t_perft = median_time(lambda: perft(start20, 7), runs, warmup=True)
+    endgame = parse_position(RETRO_POSITION)
+    size = retro_solve(endgame, 4_000_000)
+    assert size is not None and size.value(endgame) == ("sheep", 37)
+    t_retro = median_time(lambda: retro_solve(endgame, 4_000_000), runs, warmup=True)
+    start13 = initial_state(Options(setup=13))
+    nodes = 2_000_000
+
+    def pns() -> None:
+        ProofSearch(start13, 1, 22).run(nodes)
+
+    t_pns = median_time(pns, runs, warmup=True)
+    return {"perft7_seconds": t_perft, "perft7": perft(start20, 7),
+            "retro_positions": size.size, "retro_seconds": t_retro,
+            "retro_positions_per_second": size.size / t_retro,
+            "pns_nodes": nodes, "pns_seconds": t_pns, "pns_nodes_per_second": nodes / t_pns}
+
+
+def attempt(setup: int, seconds: float, table_bits: int) -> dict[str, object]:
+    """solve() on a setup's start position within the budget."""
+    state = initial_state(Options(setup=setup))
+    t0 = time.perf_counter()
+    result = solve(state, timeout=seconds, retro_limit=0, table_bits=table_bits)
+    data = result.to_json()
+    data["setup"] = setup
+    data["budget_seconds"] = seconds
+    data["table_entries"] = 1 << table_bits
+    data["nodes_per_second"] = round(result.nodes / max(time.perf_counter() - t0, 1e-9))
+    return data
+
+
+def markdown(spd: dict[str, float] | None, rows: list[dict[str, object]],
+             args: argparse.Namespace) -> str:
+    """The report as markdown."""
+    out = ["# Ulvtafl start positions: what the solver proved", "",
+           f"Command: `python benchmarks/bench_ulvtafl.py --seconds {args.seconds:g} "
+           f"--table-bits {args.table_bits} --setups {args.setups}`, one core "
+           f"({platform.processor() or platform.machine()}, Python "
+           f"{platform.python_version()}).", "",
+           "Values are exact under RULES.md U7 (a side wins when it can force a won end; "
+           "otherwise a draw). 'unknown' means the budget ran out: no value is claimed.", ""]
+    if spd:
+        out += ["## Speed", "",
+                "| figure | measured | target |", "|---|---|---|",
+                f"| perft(7) from the 20-sheep start ({spd['perft7']:,} sequences) | "
+                f"{spd['perft7_seconds']:.2f} s | under 10 s |",
+                f"| retrograde analysis ({spd['retro_positions']:,} positions) | "
+                f"{spd['retro_positions_per_second']:,.0f} positions/s | 300,000 |",
+                f"| proof-number search, 13-sheep start | "
+                f"{spd['pns_nodes_per_second']:,.0f} nodes/s | 100,000 |", ""]
+    out += ["## Start positions", "",
+            "| setup | value | nodes | nodes/s | time | proof size | searches |",
+            "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        searches = r["searches"]
+        assert isinstance(searches, dict)
+        out.append(f"| {r['setup']} sheep | {r['value']} | {r['nodes']:,} | "
+                   f"{r['nodes_per_second']:,} | {r['seconds']} s | "
+                   f"{r['proof_size'] if r['proof_size'] is not None else '-'} | "
+                   + ", ".join(f"{k}: {v}" for k, v in searches.items()) + " |")
+    out.append("")
+    for r in rows:
+        out.append(f"### {r['setup']} sheep: {r['value']}")
+        out.append("")
+        out.append(f"Position `{r['position']}`; budget {r['budget_seconds']:g} s, "
+                   f"{r['table_entries']:,} table entries per search.")
+        frontier = r["frontier"]
+        assert isinstance(frontier, dict)
+        for name, f in frontier.items():
+            out.append(f"- search `{name}`: {f['outcome']} after {f['nodes']:,} nodes; root "
+                       f"proof number {f['proof_number']}, disproof number "
+                       f"{f['disproof_number']}, deepest ply {f['deepest_ply']}")
+        line = r["principal_line"]
+        if line:
+            assert isinstance(line, list)
+            out.append(f"- principal line: {' '.join(line)}")
+        if r["best_move"]:
+            out.append(f"- best move: {r['best_move']}")
+        out.append("")
+    return "\n".join(out)
+
+
+def main() -> None:
+    """Run the benchmark."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--seconds", type=float, default=300.0, help="budget per setup")
+    ap.add_argument("--table-bits", type=int, default=24)
+    ap.add_argument("--setups", default="13,15,17,20")
+    ap.add_argument("--skip-speed", action="store_true")
+    ap.add_argument("--report", help="write PATH.json and PATH.md")
+    args = ap.parse_args()
+    spd = None
+    if not args.skip_speed:
+        spd = speed(args.runs)
+        print(f"perft(7) from the 20-sheep start: {spd['perft7']:,} in "
+              f"{spd['perft7_seconds']:.2f} s (target < 10 s)")
+        print(f"retrograde: {spd['retro_positions']:,} positions in "
+              f"{spd['retro_seconds']:.2f} s = {spd['retro_positions_per_second']:,.0f} "
+              "positions/s (target >= 300,000)")
+        print(f"proof-number search: {spd['pns_nodes']:,} nodes in {spd['pns_seconds']:.2f} s"
+              f" = {spd['pns_nodes_per_second']:,.0f} nodes/s (target >= 100,000)")
+    rows = []
+    for setup in (int(x) for x in args.setups.split(",") if x):
+        row = attempt(setup, args.seconds, args.table_bits)
+        rows.append(row)
+        print(f"{setup} sheep: {row['value']} after {row['nodes']:,} nodes in "
+              f"{row['seconds']} s ({row['nodes_per_second']:,} nodes/s); "
+              f"searches {row['searches']}", flush=True)
+    if args.report:
+        base = Path(args.report)
+        atomic_write(base.with_suffix(".json"),
+                     json.dumps({"speed": spd, "setups": rows}, indent=2) + "\n",
+                     overwrite=True)
+        atomic_write(base.with_suffix(".md"), markdown(spd, rows, args) + "\n",
+                     overwrite=True)
+        print(f"report: {base.with_suffix('.md')} (+ .json)")
+
+
+if __name__ == "__main__":
+    main()
