@@ -460,3 +460,75 @@ def _solve(rows: list[tuple[dict[int, Fraction], list[Fraction]]],
 def count_deals(deck: Deck) -> int:
     """K2: the number of distinct deals (arrangements) of a deck."""
     return multinomial(deck.counts)
+
+
+# ---- one game, battle by battle ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BattleLine:
+    """One battle of a played game: the cards each played, the winner (None: a run-out
+    draw) and the cards returned under the winner's pile; pile sizes after."""
+
+    number: int
+    played: tuple[tuple[int, ...], tuple[int, ...]]
+    winner: int | None
+    runout: bool
+    returned: tuple[int, ...]
+    sizes: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A seeded game of War from the deal to its end (or its cycle, or the limit)."""
+
+    options: object
+    seed: int
+    deal: tuple[int, ...]
+    lines: tuple[BattleLine, ...]
+    outcome: str
+
+    def to_json(self) -> dict[str, object]:
+        """The deal, every battle, the outcome."""
+        from fleece.rules.cards.war import WarOptions
+
+        opts = self.options
+        assert isinstance(opts, WarOptions)
+        deck = opts.deck
+        return {
+            "deck": deck.spec(), "order": opts.order.value, "runout": opts.runout.value,
+            "seed": self.seed, "deal": deck.text(self.deal), "outcome": self.outcome,
+            "battles": len(self.lines),
+            "record": [{"battle": b.number, "a": deck.text(b.played[0]),
+                        "b": deck.text(b.played[1]),
+                        "winner": None if b.winner is None else "AB"[b.winner],
+                        "runout": b.runout, "returned": deck.text(b.returned),
+                        "cards": list(b.sizes)} for b in self.lines],
+        }
+
+
+def play_one(options: object, seed: int) -> PlayedGame:
+    """Play one game of the rules model with random.Random(seed) for the deal (and the random
+    return orders)."""
+    import random
+
+    from fleece.rules.cards.war import Battle, Deal, WarOptions, WarState
+
+    assert isinstance(options, WarOptions)
+    rng = random.Random(seed)
+    state = WarState(options)
+    deal = state.sample_chance(rng)
+    assert isinstance(deal, Deal)
+    state = state.play(deal)
+    lines = []
+    while not state.is_terminal():
+        assert state.piles is not None
+        result = battle(state.piles[0], state.piles[1], options.runout)
+        move = state.sample_chance(rng)
+        assert isinstance(move, Battle)
+        state = state.play(move)
+        assert state.piles is not None
+        lines.append(BattleLine(state.battles, result.played, result.winner, result.runout,
+                                move.returned, (len(state.piles[0]), len(state.piles[1]))))
+    assert state.outcome is not None
+    return PlayedGame(options, seed, deal.cards, tuple(lines), state.outcome.value)
