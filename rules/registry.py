@@ -69,6 +69,16 @@ GAMES: tuple[GameEntry, ...] = (
         solver="fleece.solver.ulvtafl",
         verify=None,
     ),
+    GameEntry(
+        name="cards", title="Wolf! card games",
+        summary="War, McCord's herd game, Concentration: exact analysis, Monte Carlo, verify",
+        section=4, clauses=("K",),
+        games=("fleece.rules.cards.war:WAR", "fleece.rules.cards.herd:HERD",
+               "fleece.rules.cards.concentration:CONCENTRATION"),
+        commands="fleece.commands.cards",
+        solver="fleece.solver.cards",
+        verify=None,
+    ),
 )
 
 
