@@ -632,7 +632,8 @@ def parse_position(text: str) -> HerdState:
     if state.outcome is None and state._settle() != state:
         raise ParseError("not a settled position (the game would be over, or another player "
                          "is to move)")
-    if state.outcome is Outcome.OVER and (sum(state.draw) or any(map(sum, state.hands))):
+    cards_left = sum(state.draw) + sum(sum(h) for h in state.hands)
+    if state.outcome is Outcome.OVER and cards_left:
         raise ParseError("`outcome over` needs an empty draw pile and empty hands")
     if state.outcome is Outcome.CUT and (options.turn_limit is None
                                          or state.turns < options.turn_limit):

@@ -300,11 +300,11 @@ class WarState:
         result = self._battle()
         battles = self.battles + 1
         if result.runout:
-            outcome = Outcome.DRAW if result.winner is None else (Outcome.A, Outcome.B)[
+            ended = Outcome.DRAW if result.winner is None else (Outcome.A, Outcome.B)[
                 result.winner]
-            return WarState(self.options, self.piles, battles, outcome, self.seen, record)
+            return WarState(self.options, self.piles, battles, ended, self.seen, record)
         a, b = after(self.piles[0], self.piles[1], result, move.returned)
-        outcome = None
+        outcome: Outcome | None = None
         if not b:
             outcome = Outcome.A
         elif not a:

@@ -211,7 +211,7 @@ class Solitaire:
             total += state[c] * (r - s) * best
             branch.append((c, best_name))
         choice = Choice("new", tuple(branch))
-        for c, (r, s) in enumerate(m.classes):
+        for c, (_, s) in enumerate(m.classes):
             if s == 1 and state[c]:
                 v = sum(k.weight * (self.value(k.state) + k.forced * f1)
                         for k in m.known_first(state, c))

@@ -173,7 +173,7 @@ def analyse_fixed(deck: Deck, order: Order, runout: Runout = Runout.LOSE, *,
             path.append(s)
             nxt = step(s[0], s[1], winner_first) if fast else step_fixed(s, order, runout)
             if nxt.__class__ is int:
-                code = 4 | nxt  # type: ignore[operator]
+                code = 4 | nxt
                 memo[path.pop()] = code
                 break
             s = nxt  # type: ignore[assignment]

@@ -164,7 +164,8 @@ class _Sim:
 
     def deal_of(self, g: int) -> npt.NDArray[np.int16]:
         """The deal of game g, top card first."""
-        return self.saved[g]
+        out: npt.NDArray[np.int16] = self.saved[g]
+        return out
 
     def run(self, progress: Progress | None) -> None:
         """Play every game to its end, refilling slots with new deals."""
@@ -220,8 +221,8 @@ class _Sim:
         in_a = t < za
         cell_a = self.base_a[slots][:, None] + ((self.ha[slots][:, None] + t) & mask)
         cell_b = self.base_b[slots][:, None] + ((self.hb[slots][:, None] + t - za) & mask)
-        pos = np.where(in_a, cell_a, cell_b)
-        return self.pile[pos]
+        out: npt.NDArray[np.int16] = self.pile[np.where(in_a, cell_a, cell_b)]
+        return out
 
     def _snapshot(self, slots: Int) -> None:
         self.snap_a[slots] = self.hash_a[slots]
