@@ -261,7 +261,7 @@ def solve(args: argparse.Namespace) -> int:
         echo(f"distance: {result.distance} plies to the end with optimal play")
     if result.best_move:
         echo(f"best move: {result.best_move}")
-    extra = f", proof of {result.proof_size:,} positions" if result.proof_size else ""
+    extra = f", proof-tree size {result.proof_size:,}" if result.proof_size else ""
     echo(f"method: {result.method}, {result.nodes:,} nodes in {result.seconds:.2f} s{extra}")
     if result.principal_line:
         echo("line: " + " ".join(result.principal_line[:40]) +

@@ -19,6 +19,8 @@ from fleece.solver.ulvtafl.search import (
 )
 
 RETRO_LIMIT = 2_000_000  # positions the retrograde method may enumerate by default
+PROBE_NODES = 60_000  # a short proof search first settles easy positions at once
+PROBE_BITS = 18
 Progress = Callable[[dict[str, object]], None]
 
 
@@ -73,9 +75,11 @@ def solve(state: UlvState, *, max_nodes: int | None = None, timeout: float | Non
           retro_limit: int = RETRO_LIMIT, table_bits: int = 22,
           progress: Progress | None = None) -> SolveResult:
     """Solve a position within a budget (nodes: positions enumerated plus nodes expanded;
-    seconds). The retrograde method gets at most `retro_limit` positions (half of
-    `max_nodes` when that is smaller); when the reachable set is larger, the proof searches
-    get the rest. Ctrl-C stops the search and returns what is known."""
+    seconds). A short proof search settles easy positions first; then the retrograde
+    method (value and distance) gets at most `retro_limit` positions (half of the node
+    budget left when that is smaller); when the reachable set is larger, the proof searches
+    get the rest. `retro_limit=0` goes straight to the proof searches. Ctrl-C stops the
+    search and returns what is known."""
     t0 = time.perf_counter()
     text = position_text(state)
     if state.is_terminal():
@@ -83,17 +87,25 @@ def solve(state: UlvState, *, max_nodes: int | None = None, timeout: float | Non
         return SolveResult(value, None, 0, time.perf_counter() - t0, "rules", text,
                            distance=0 if value != "draw" else None)
     root = bare(state)
-    limit = retro_limit if max_nodes is None else min(retro_limit, max_nodes // 2)
-    used = 0
-    if limit > 0:
-        table = retro_solve(root, limit)
-        if table is not None:
-            return _from_table(table, root, text, time.perf_counter() - t0)
-        used = limit
-    return _proof_search(root, text, t0, used, max_nodes, timeout, table_bits, progress)
+    if retro_limit > 0:
+        probe = PROBE_NODES if max_nodes is None else min(PROBE_NODES, max_nodes // 4)
+        quick = _proof_search(root, text, t0, 0, probe, timeout, PROBE_BITS, None)
+        if quick.value != "unknown" or quick.stopped in ("timeout", "interrupted"):
+            return quick
+        used = quick.nodes
+        budget = None if max_nodes is None else max_nodes - used
+        limit = retro_limit if budget is None else min(retro_limit, budget // 2)
+        if limit > 0:
+            table = retro_solve(root, limit)
+            if table is not None:
+                return _from_table(table, root, text, time.perf_counter() - t0, used)
+            used += limit
+        return _proof_search(root, text, t0, used, max_nodes, timeout, table_bits, progress)
+    return _proof_search(root, text, t0, 0, max_nodes, timeout, table_bits, progress)
 
 
-def _from_table(table: RetroTable, root: UlvState, text: str, seconds: float) -> SolveResult:
+def _from_table(table: RetroTable, root: UlvState, text: str, seconds: float,
+                used: int) -> SolveResult:
     value, dist = table.value(root)
     best = table.best_move(root)
     line: list[str] = []
@@ -106,7 +118,7 @@ def _from_table(table: RetroTable, root: UlvState, text: str, seconds: float) ->
         state = bare(state.play(m))
         if value == "draw" and len(line) >= 20:
             break
-    return SolveResult(value, best.text() if best else None, table.size, seconds,
+    return SolveResult(value, best.text() if best else None, used + table.size, seconds,
                        "retrograde", text, distance=dist if value != "draw" else None,
                        positions=table.size, principal_line=tuple(line),
                        searches={"sheep": "proved" if value == "sheep" else "disproved",
