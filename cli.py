@@ -27,6 +27,8 @@ from fleece.rules.registry import GAMES
 TOOLS: dict[str, tuple[str, str]] = {
     "verify": ("fleece.commands.verify",
                "check a game's rules with Z3: invariants, rule gaps, claims, a report"),
+    "serve": ("fleece.commands.serve",
+              "the toolkit in a web page on this computer (localhost)"),
 }
 
 HELP_HEAD = """usage: fleece COMMAND ...
