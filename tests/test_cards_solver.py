@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from itertools import permutations
 
 import numpy as np
@@ -226,7 +226,7 @@ def _brute_solitaire(layout_kinds: tuple[int, ...]) -> Fraction:
     layouts = sorted(set(permutations(layout_kinds)))
     n = len(layout_kinds)
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(removed: frozenset[int], seen: frozenset[tuple[int, int]]) -> Fraction:
         if len(removed) == n:
             return Fraction(0)
