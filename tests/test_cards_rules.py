@@ -188,8 +188,12 @@ def _counts(**kinds: int) -> tuple[int, ...]:
     return tuple(kinds.get(n, 0) for n in names)
 
 
-def _position(hand0: tuple[int, ...], herd1: Herd, herd0: Herd = Herd(),
-              discard: tuple[int, ...] = _counts(), draw: tuple[int, ...] = _counts()
+NO_HERD = Herd()
+NO_CARDS = _counts()
+
+
+def _position(hand0: tuple[int, ...], herd1: Herd, herd0: Herd = NO_HERD,
+              discard: tuple[int, ...] = NO_CARDS, draw: tuple[int, ...] = NO_CARDS
               ) -> HerdState:
     """A two-player position built directly; the deck is whatever the cards add up to."""
     totals = [hand0[k] + discard[k] + draw[k] for k in range(8)]
