@@ -1,0 +1,89 @@
+"""`fleece cards ...` from the command line: README's commands, JSON results, and hostile input
+refused in one line with exit status 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from clirun import invoke
+
+
+def _json(args: list[str]) -> dict[str, object]:
+    r = invoke([*args, "--json"])
+    assert r.exit_code == 0, r.output
+    data: dict[str, object] = json.loads(r.stdout)
+    return data
+
+
+def test_deck_shows_the_partner_check() -> None:
+    """K4: every card of McCord's deck has a partner."""
+    d = _json(["cards", "deck"])
+    assert d["cards"] == 52 and d["every_card_has_a_partner"] is True
+    assert _json(["cards", "deck", "--deck", "a*3,b*2"])["odd_kinds"] == ["a"]
+
+
+def test_war_play_prints_every_battle() -> None:
+    r = invoke(["cards", "war", "play", "--deck", "1,2,3,4,5", "--seed", "3"])
+    assert r.exit_code == 0 and "result: B wins after 7 battles" in r.stdout
+    d = _json(["cards", "war", "play", "--deck", "pairs:4", "--seed", "2"])
+    assert d["battles"] == len(d["record"])  # type: ignore[arg-type]
+
+
+def test_war_analyse_exact_json_has_the_counts() -> None:
+    d = _json(["cards", "war", "analyse", "--deck", "pairs:4", "--order", "winner-first"])
+    assert {k: d[k] for k in ("deals", "a_wins", "b_wins", "draws", "cycles", "longest")} == {
+        "deals": 2520, "a_wins": 1069, "b_wins": 1069, "draws": 312, "cycles": 70,
+        "longest": 13}
+
+
+def test_war_analyse_random_is_exact_on_small_decks() -> None:
+    d = _json(["cards", "war", "analyse", "--deck", "pairs:2", "--order", "random"])
+    assert d["p_end"] == "1" and d["expected_battles"] == "8/3"
+
+
+def test_war_analyse_samples_is_monte_carlo_with_intervals() -> None:
+    d = _json(["cards", "war", "analyse", "--deck", "wolf", "--order", "loser-first",
+               "--samples", "300", "--seed", "9"])
+    assert d["method"] == "monte-carlo" and d["games"] == 300 and d["seed"] == 9
+    assert len(d["cycles"]["ci95"]) == 2  # type: ignore[index]
+
+
+def test_concentration_solve_reproduces_velleman_warrington() -> None:
+    d = _json(["cards", "concentration", "solve", "--deck", "pairs:3"])
+    assert d["expected_turns"] == "13/3"
+    d = _json(["cards", "concentration", "solve", "--deck", "pairs:5", "--players", "2"])
+    assert d["move_table"]["n=5"] == "212101"  # type: ignore[index]
+
+
+def test_concentration_pairs_table() -> None:
+    d = _json(["cards", "concentration", "pairs", "--up-to", "3"])
+    assert [r["expected_turns"] for r in d["rows"]] == ["1", "8/3", "13/3"]  # type: ignore[attr-defined]
+
+
+def test_herd_simulate_json() -> None:
+    d = _json(["cards", "herd", "simulate", "--players", "3", "--games", "20", "--seed", "2",
+               "--policy", "random"])
+    assert d["games"] == 20 and len(d["seat_wins"]) == 3  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("args", [
+    ["cards", "war", "analyse", "--deck", "wolf"],  # too many deals for exact
+    ["cards", "war", "analyse", "--deck", "a*2,b*2"],  # no ranks
+    ["cards", "war", "play", "--deck", "1*2,\x1b[31m*2"],
+    ["cards", "war", "play", "--seed", "-1"],
+    ["cards", "war", "play", "--seed", "1" * 40],
+    ["cards", "war", "analyse", "--deck", "pairs:3", "--order", "sideways"],
+    ["cards", "concentration", "solve", "--deck", "a*3"],
+    ["cards", "concentration", "solve", "--deck", "pairs:200", "--max-states", "5"],
+    ["cards", "herd", "simulate", "--players", "5"],
+    ["cards", "herd", "simulate", "--deck", "1*4"],
+    ["cards", "deck", "--deck", ""],
+    ["cards", "war", "analyse", "--deck", "pairs:6", "--order", "random",
+     "--max-states", "10"],
+])
+def test_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
+    r = invoke(args)
+    assert r.exit_code == 2, r.output
+    assert r.stdout == "" and r.stderr.count("\n") == 1 and r.stderr.startswith("fleece: error:")
+    assert "\x1b" not in r.stderr and len(r.stderr) < 400
