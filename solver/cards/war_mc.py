@@ -256,47 +256,53 @@ class _Sim:
 
     def _plain(self, plain: npt.NDArray[np.bool_], up_a: npt.NDArray[np.int16],
                up_b: npt.NDArray[np.int16]) -> None:
-        """Battles without a war, in every slot where `plain`: the higher card takes both."""
+        """Battles without a war, in every slot where `plain`: the higher card takes both.
+        Whole-array arithmetic (masks as 0/1 factors) keeps the numpy calls few."""
         mask = self.mask
         b_won = up_b > up_a
         step = plain.astype(np.int64)
-        if self.fixed:
-            one = np.uint64(1)
-            xi = self.ipw[1]
-            self.hash_a = np.where(plain, (self.hash_a - (up_a.astype(np.uint64) + one)) * xi,
-                                   self.hash_a)
-            self.hash_b = np.where(plain, (self.hash_b - (up_b.astype(np.uint64) + one)) * xi,
-                                   self.hash_b)
-        self.ha = (self.ha + step) & mask
-        self.hb = (self.hb + step) & mask
-        self.za -= step
-        self.zb -= step
-        win = np.where(b_won, up_b, up_a)
-        lose = np.where(b_won, up_a, up_b)
+        bw = b_won.astype(np.int64)
+        a16, b16 = up_a.astype(np.int64), up_b.astype(np.int64)
+        win = a16 + bw * (b16 - a16)
+        lose = a16 + b16 - win
         if self.order is Order.WINNER_FIRST:
             first, second = win, lose
         elif self.order is Order.LOSER_FIRST:
             first, second = lose, win
         else:
-            swap = self.order_rng.random(self.S) < 0.5
-            first = np.where(swap, lose, win)
-            second = np.where(swap, win, lose)
-        zw = np.where(b_won, self.zb, self.za)
-        tail = np.where(b_won, self.base_b + ((self.hb + zw) & mask),
-                        self.base_a + ((self.ha + zw) & mask))
-        tail2 = np.where(b_won, self.base_b + ((self.hb + zw + 1) & mask),
-                         self.base_a + ((self.ha + zw + 1) & mask))
-        self.pile[np.where(plain, tail, self.scratch)] = first
-        self.pile[np.where(plain, tail2, self.scratch)] = second
+            swap = (self.order_rng.random(self.S) < 0.5).astype(np.int64)
+            first = win + swap * (lose - win)
+            second = win + lose - first
         if self.fixed:
             one = np.uint64(1)
-            add = np.where(plain, (first.astype(np.uint64) + one) * self.pw[zw]
-                           + (second.astype(np.uint64) + one) * self.pw[zw + 1], np.uint64(0))
-            self.hash_b += np.where(b_won, add, np.uint64(0))
-            self.hash_a += np.where(b_won, np.uint64(0), add)
+            xi = self.ipw[1]
+            ustep = step.astype(np.uint64)
+            # popping the top card: (h - (c + 1)) / X where the slot battles, else unchanged
+            fa = np.where(plain, xi, one)
+            self.hash_a = (self.hash_a - ustep * (a16.astype(np.uint64) + one)) * fa
+            self.hash_b = (self.hash_b - ustep * (b16.astype(np.uint64) + one)) * fa
+        self.ha = (self.ha + step) & mask
+        self.hb = (self.hb + step) & mask
+        self.za -= step
+        self.zb -= step
+        zw = self.za + bw * (self.zb - self.za)
+        hw = self.ha + bw * (self.hb - self.ha)
+        base_w = self.base_a + bw * self.L
+        tail = base_w + ((hw + zw) & mask)
+        tail2 = base_w + ((hw + zw + 1) & mask)
+        scratch = self.scratch
+        self.pile[np.where(plain, tail, scratch)] = first
+        self.pile[np.where(plain, tail2, scratch)] = second
+        if self.fixed:
+            one = np.uint64(1)
+            add = ustep * ((first.astype(np.uint64) + one) * self.pw[zw]
+                           + (second.astype(np.uint64) + one) * self.pw[zw + 1])
+            ubw = bw.astype(np.uint64)
+            self.hash_b += ubw * add
+            self.hash_a += (one - ubw) * add
         two = 2 * step
-        self.zb += np.where(b_won, two, 0)
-        self.za += np.where(b_won, 0, two)
+        self.zb += bw * two
+        self.za += two - bw * two
 
     def _war(self, act: Int, up_a: npt.NDArray[np.int16], up_b: npt.NDArray[np.int16],
              ended: Int) -> None:
@@ -344,55 +350,55 @@ class _Sim:
                 return
         b_won = up_b > up_a
         ca, cb = da + 1, db + 1
+        # group the wars by (cards of A, cards of B, winner): every group has one shape
+        keys = (ca * 64 + cb) * 2 + b_won
+        for key in np.unique(keys):
+            sel = np.nonzero(keys == key)[0]
+            self._war_group(act[sel], int(ca[sel[0]]), int(cb[sel[0]]), bool(b_won[sel[0]]),
+                            ha[sel], hb[sel], za[sel], zb[sel], base_a[sel], base_b[sel])
+
+    def _war_group(self, act: Int, ca: int, cb: int, b_won: bool, ha: Int, hb: Int, za: Int,
+                   zb: Int, base_a: Int, base_b: Int) -> None:
+        """Finish wars that all played ca and cb cards and share a winner."""
+        mask, pile = self.mask, self.pile
+        a_cells = base_a[:, None] + ((ha[:, None] + np.arange(ca)) & mask)
+        b_cells = base_b[:, None] + ((hb[:, None] + np.arange(cb)) & mask)
+        a_cards, b_cards = pile[a_cells], pile[b_cells]
+        own, other = (b_cards, a_cards) if b_won else (a_cards, b_cards)
+        if self.order is Order.LOSER_FIRST:
+            pot = np.concatenate([other, own], axis=1)
+        else:
+            pot = np.concatenate([own, other], axis=1)
         total = ca + cb
-        width = int(total.max())
-        t = np.arange(width)[None, :]
-        a_cells = base_a[:, None] + ((ha[:, None] + t) & mask)
-        b_cells = base_b[:, None] + ((hb[:, None] + t) & mask)
-        first_is_b = b_won if self.order is not Order.LOSER_FIRST else ~b_won
-        first_c = np.where(first_is_b, cb, ca)[:, None]
-        in_first = t < first_c
-        second_t = t - first_c
-        cells_first = np.where(first_is_b[:, None], b_cells, a_cells)
-        second_cells_a = base_a[:, None] + ((ha[:, None] + second_t) & mask)
-        second_cells_b = base_b[:, None] + ((hb[:, None] + second_t) & mask)
-        cells_second = np.where(first_is_b[:, None], second_cells_a, second_cells_b)
-        valid = t < total[:, None]
-        pot = pile[np.where(in_first, cells_first, cells_second)]
         if self.order is Order.RANDOM:
-            keys = self.order_rng.random((len(act), width))
-            keys[~valid] = 2.0
+            keys = self.order_rng.random((len(act), total))
             pot = np.take_along_axis(pot, np.argsort(keys, axis=1), axis=1)
+        one = np.uint64(1)
         if self.fixed:
-            one = np.uint64(1)
-            pw = self.pw[:width]
-            cards_a = pile[a_cells].astype(np.uint64) + one
-            cards_b = pile[b_cells].astype(np.uint64) + one
-            sub_a = np.where(t < ca[:, None], cards_a * pw, np.uint64(0)).sum(
-                axis=1, dtype=np.uint64)
-            sub_b = np.where(t < cb[:, None], cards_b * pw, np.uint64(0)).sum(
-                axis=1, dtype=np.uint64)
-            hash_a = (self.hash_a[act] - sub_a) * self.ipw[ca]
-            hash_b = (self.hash_b[act] - sub_b) * self.ipw[cb]
+            hash_a = (self.hash_a[act] - ((a_cards.astype(np.uint64) + one) * self.pw[:ca]).sum(
+                axis=1, dtype=np.uint64)) * self.ipw[ca]
+            hash_b = (self.hash_b[act] - ((b_cards.astype(np.uint64) + one) * self.pw[:cb]).sum(
+                axis=1, dtype=np.uint64)) * self.ipw[cb]
         ha = (ha + ca) & mask
         hb = (hb + cb) & mask
         za = za - ca
         zb = zb - cb
-        zw = np.where(b_won, zb, za)
-        wcells = np.where(b_won[:, None],
-                          base_b[:, None] + ((hb[:, None] + zw[:, None] + t) & mask),
-                          base_a[:, None] + ((ha[:, None] + zw[:, None] + t) & mask))
-        pile[np.where(valid, wcells, self.scratch)] = pot
+        zw, hw, base_w = (zb, hb, base_b) if b_won else (za, ha, base_a)
+        t = np.arange(total)
+        pile[base_w[:, None] + ((hw[:, None] + zw[:, None] + t) & mask)] = pot
         if self.fixed:
-            exps = np.where(valid, zw[:, None] + t, 0)
-            add = np.where(valid, (pot.astype(np.uint64) + one) * self.pw[exps],
-                           np.uint64(0)).sum(axis=1, dtype=np.uint64)
-            self.hash_a[act] = np.where(b_won, hash_a, hash_a + add)
-            self.hash_b[act] = np.where(b_won, hash_b + add, hash_b)
+            add = ((pot.astype(np.uint64) + one) * self.pw[zw[:, None] + t]).sum(
+                axis=1, dtype=np.uint64)
+            if b_won:
+                hash_b = hash_b + add
+            else:
+                hash_a = hash_a + add
+            self.hash_a[act] = hash_a
+            self.hash_b[act] = hash_b
         self.ha[act] = ha
         self.hb[act] = hb
-        self.za[act] = np.where(b_won, za, za + total)
-        self.zb[act] = np.where(b_won, zb + total, zb)
+        self.za[act] = za + (0 if b_won else total)
+        self.zb[act] = zb + (total if b_won else 0)
 
     def _ends(self, ended: Int) -> None:
         """Finish the games that ended: run-outs, an empty pile, a cycle, the limit."""
