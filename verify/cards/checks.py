@@ -1,0 +1,689 @@
+"""The card games' checks (see the package docs). Each returns CheckResults whose expectation
+comes from RULES.md section 4 (the `basis`), never from the outcome."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import replace
+from fractions import Fraction
+from itertools import combinations_with_replacement, product
+
+from fleece.rules.cards.concentration import ConcOptions, ConcState, Flip, position_name
+from fleece.rules.cards.concentration import Deal as ConcDeal
+from fleece.rules.cards.deck import WOLF_DECK, Deck, arrangements, pairs, parse_deck
+from fleece.rules.cards.herd import (
+    CROOK,
+    FENCE,
+    KINDS,
+    SHEEP,
+    WISC,
+    WOLF1,
+    WOLF2,
+    Attack,
+    Crook,
+    Discard,
+    Disguise,
+    Draw,
+    Herd,
+    HerdMove,
+    HerdOptions,
+    HerdState,
+    PlayFence,
+    PlaySheep,
+    format_move,
+)
+from fleece.rules.cards.war import (
+    Battle,
+    Order,
+    Pile,
+    Runout,
+    WarOptions,
+    WarState,
+    format_position,
+)
+from fleece.rules.cards.war import Deal as WarDeal
+from fleece.verify.cards.ids import CONC_ENDLESS, HERD_ENDLESS, WAR_CYCLE
+from fleece.verify.cards.runner import VerifyConfig
+from fleece.verify.result import (
+    FAILED,
+    NO_END,
+    PASSED,
+    PROVED,
+    REFUTED,
+    CheckResult,
+    RulesGap,
+    gap_found,
+)
+
+RULES = "RULES.md section 4"
+
+
+def _result(section: str, name: str, title: str, ok: bool, expected: str,
+            clauses: tuple[str, ...], detail: str, witness: str, t0: float, basis: str,
+            data: dict[str, object] | None = None) -> CheckResult:
+    """A check whose outcome is the expectation when `ok`, else its opposite."""
+    opposite = {PASSED: FAILED, PROVED: REFUTED, REFUTED: PROVED}[expected]
+    return CheckResult(section, name, title, expected if ok else opposite, expected, clauses,
+                       detail, witness, time.perf_counter() - t0, dict(data or {}), basis)
+
+
+# ---- War battles (K1, K2) -----------------------------------------------------------------
+
+
+def spec_battle(a: Pile, b: Pile, runout: Runout) -> tuple[int | None, int, int, bool]:
+    """K2 read afresh: (winner or None, cards A played, cards B played, ended by a run-out).
+    Face-up positions go 0, 2, 4, ... (one face-down card before each new face-up card)."""
+    ua, ub = 0, 0
+    while a[ua] == b[ub]:
+        if runout is Runout.LOSE:
+            short_a, short_b = ua + 2 >= len(a), ub + 2 >= len(b)
+            if short_a or short_b:
+                return (None if short_a and short_b else (1 if short_a else 0),
+                        ua + 1, ub + 1, True)
+            ua, ub = ua + 2, ub + 2
+        else:
+            na = min(ua + 2, len(a) - 1)
+            nb = min(ub + 2, len(b) - 1)
+            if na == ua and nb == ub:
+                return None, ua + 1, ub + 1, True
+            ua, ub = na, nb
+    return (0 if a[ua] > b[ub] else 1), ua + 1, ub + 1, False
+
+
+def _piles(max_len: int, ranks: int) -> Iterator[tuple[Pile, Pile]]:
+    for la in range(1, max_len + 1):
+        for lb in range(1, max_len + 1):
+            for a in product(range(ranks), repeat=la):
+                if a[0] != 0:  # ties are what matters; keep the others few
+                    continue
+                for b in product(range(ranks), repeat=lb):
+                    yield a, b
+            for b in product(range(ranks), repeat=lb):
+                yield (ranks - 1,) + (0,) * (la - 1), b
+
+
+def war_battles(cfg: VerifyConfig) -> CheckResult:
+    """Every pile pair up to a size: the model's battle against K2 read afresh."""
+    t0 = time.perf_counter()
+    max_len = 5 if cfg.quick else 7
+    checked = 0
+    for runout in Runout:
+        for a, b in _piles(max_len, 3):
+            got = cfg.war_battle(a, b, runout)
+            want = spec_battle(a, b, runout)
+            have = (got.winner, len(got.played[0]), len(got.played[1]), got.runout)
+            checked += 1
+            if have != want or got.played != (a[:want[1]], b[:want[2]]):
+                return _result("rules", "war-battle", "War battles and wars (K1, K2)", False,
+                               PASSED, ("K1", "K2"), f"{checked} pile pairs; a mismatch",
+                               f"A {a} B {b} run-out {runout.value}: model {have}, K2 {want}",
+                               t0, f"{RULES} K1-K2")
+    return _result("rules", "war-battle", "War battles and wars (K1, K2)", True, PASSED,
+                   ("K1", "K2"), f"{checked} pile pairs up to {max_len} cards, both run-out "
+                   "rules", "", t0, f"{RULES} K1-K2")
+
+
+def war_orders(cfg: VerifyConfig) -> CheckResult:
+    """K2's three return orders on every deal of a small deck's first battles."""
+    t0 = time.perf_counter()
+    deck = parse_deck("1*2,2*2,3")
+    n = 0
+    for order in Order:
+        for deal in arrangements(deck.counts):
+            s = WarState(WarOptions(deck, order, Runout.LOSE, 50)).play(WarDeal(deal))
+            assert s.piles is not None
+            res = cfg.war_battle(s.piles[0], s.piles[1], Runout.LOSE)
+            moves = list(s.legal_moves())
+            n += 1
+            if res.winner is None or res.runout:
+                ok = moves == [Battle(())]
+            else:
+                own, other = res.played[res.winner], res.played[1 - res.winner]
+                if order is Order.WINNER_FIRST:
+                    ok = moves == [Battle(own + other)]
+                elif order is Order.LOSER_FIRST:
+                    ok = moves == [Battle(other + own)]
+                else:
+                    want = {tuple(p) for p in _perms(own + other)}
+                    ok = {m.returned for m in moves if isinstance(m, Battle)} == want and \
+                        sum(s.chance_probability(m) for m in moves) == 1
+            if not ok:
+                return _result("rules", "war-orders", "Return orders (K2)", False, PASSED,
+                               ("K2",), "a battle's return order differs", f"deal {deal} "
+                               f"order {order.value}", t0, f"{RULES} K2")
+    return _result("rules", "war-orders", "Return orders (K2)", True, PASSED, ("K2",),
+                   f"first battle of {n} deals under the three orders", "", t0, f"{RULES} K2")
+
+
+def _perms(cards: Pile) -> set[Pile]:
+    from itertools import permutations
+
+    return set(permutations(cards))
+
+
+# ---- herd game (K3) ---------------------------------------------------------------------
+
+
+def _spec_moves(hand: tuple[int, ...], mine: Herd, other: Herd,
+                discard: tuple[int, ...]) -> set[HerdMove]:
+    """K3 read afresh for player 0 of two: every legal card play, else every discard."""
+    moves: set[HerdMove] = set()
+    for v in (1, 2, 3):
+        if hand[SHEEP[v - 1]]:
+            moves.add(PlaySheep(v))
+        if hand[FENCE] and mine.open[v - 1]:
+            moves.add(PlayFence(v))
+        if other.open[v - 1]:
+            groups = {1: [(1,)], 2: [(2,), (1, 1)], 3: [(2, 1), (1, 1, 1)]}[v]
+            for g in groups:
+                if g.count(1) <= hand[WOLF1] and g.count(2) <= hand[WOLF2]:
+                    moves.add(Attack(1, v, g))
+            if hand[WISC]:
+                moves.add(Disguise(1, v, False))
+        if other.fenced[v - 1] and hand[WISC]:
+            moves.add(Disguise(1, v, True))
+    if hand[CROOK]:
+        for k in range(len(KINDS)):
+            if discard[k] or k == CROOK:
+                moves.add(Crook(k))
+    if not moves:
+        moves = {Discard(k) for k in range(len(KINDS)) if hand[k]}
+    return moves
+
+
+def _herd_table(cfg: VerifyConfig, hand: tuple[int, ...], mine: Herd, other: Herd,
+                discard: tuple[int, ...]) -> HerdState:
+    totals = [hand[k] + discard[k] for k in range(len(KINDS))]
+    for h in (mine, other):
+        totals[FENCE] += sum(h.fenced)
+        for v in range(3):
+            totals[SHEEP[v]] += h.open[v] + h.fenced[v]
+    totals[SHEEP[0]] += 1  # player 2's hand
+    spec = ",".join(f"{KINDS[k]}*{c}" for k, c in enumerate(totals) if c)
+    empty = (0,) * len(KINDS)
+    other_hand = tuple(1 if k == SHEEP[0] else 0 for k in range(len(KINDS)))
+    return cfg.herd_model(HerdOptions(2, parse_deck(spec), None), empty, (hand, other_hand),
+                          (mine, other), discard)
+
+
+def _effect_ok(before: HerdState, move: HerdMove, after: HerdState) -> bool:
+    """K3's effect of a move by player 0 of two (before refills)."""
+    h0, h1 = before.herds
+    a0, a1 = after.herds
+    hand, new = before.hands[0], after.hands[0]
+    if after.kind_totals() != before.kind_totals():
+        return False
+    if isinstance(move, PlaySheep):
+        return a1 == h1 and a0 == Herd(_add(h0.open, move.value, 1), h0.fenced)
+    if isinstance(move, PlayFence):
+        return a1 == h1 and a0 == Herd(_add(h0.open, move.value, -1),
+                                       _add(h0.fenced, move.value, 1))
+    if isinstance(move, Attack):
+        return (a0 == h0 and a1 == Herd(_add(h1.open, move.value, -1), h1.fenced)
+                and sum(move.wolves) == move.value)
+    if isinstance(move, Disguise):
+        if move.fence:
+            return a0 == h0 and a1 == Herd(_add(h1.open, move.value, 1),
+                                           _add(h1.fenced, move.value, -1))
+        return a0 == h0 and a1 == Herd(_add(h1.open, move.value, -1), h1.fenced)
+    if isinstance(move, Crook):
+        want = list(hand)
+        want[CROOK] -= 1
+        want[move.take] += 1
+        return a0 == h0 and a1 == h1 and tuple(new) == tuple(want)
+    return a0 == h0 and a1 == h1
+
+
+def _add(t: tuple[int, int, int], v: int, d: int) -> tuple[int, int, int]:
+    lst = list(t)
+    lst[v - 1] += d
+    return (lst[0], lst[1], lst[2])
+
+
+def herd_moves(cfg: VerifyConfig) -> CheckResult:
+    """Every hand of 1-3 cards against small herds and discard piles: the model's legal moves
+    equal K3's, and each move has K3's effect."""
+    t0 = time.perf_counter()
+    hands = []
+    for size in (1, 2, 3):
+        for combo in combinations_with_replacement(range(len(KINDS)), size):
+            c = Counter(combo)
+            hands.append(tuple(c[k] for k in range(len(KINDS))))
+    bits = [(0, 0, 0), (1, 0, 0), (0, 0, 1), (0, 1, 0), (1, 1, 1)]
+    others = [Herd(o, f) for o in (bits if not cfg.quick else bits[:4])
+              for f in (bits if not cfg.quick else bits[:2])]
+    mines = [Herd(), Herd((0, 1, 0), (0, 0, 0))] + ([] if cfg.quick
+                                                    else [Herd((1, 0, 1), (0, 1, 0))])
+    discards = [(0,) * len(KINDS), tuple(1 if k == WOLF2 else 0 for k in range(len(KINDS)))]
+    checked = 0
+    for hand, mine, other, discard in product(hands, mines, others, discards):
+        state = _herd_table(cfg, hand, mine, other, discard)
+        want = _spec_moves(hand, mine, other, discard)
+        got = set(state.legal_moves())
+        checked += 1
+        if got != want:
+            extra = sorted(map(format_move, got - want))
+            missing = sorted(map(format_move, want - got))
+            return _result("rules", "herd-moves", "Herd card effects (K3)", False, PASSED,
+                           ("K3",), f"{checked} tables; legal moves differ from K3",
+                           f"hand {_hand_text(hand)}, own herd {mine}, other {other}, discard "
+                           f"{_hand_text(discard)}: not in K3 {extra}, missing {missing}",
+                           t0, f"{RULES} K3")
+        for m in got:
+            after = state.play(m)
+            if not _effect_ok(state, m, after):
+                return _result("rules", "herd-moves", "Herd card effects (K3)", False, PASSED,
+                               ("K3",), "a move's effect differs from K3",
+                               f"hand {_hand_text(hand)}: {format_move(m)}", t0, f"{RULES} K3")
+    return _result("rules", "herd-moves", "Herd card effects (K3)", True, PASSED, ("K3",),
+                   f"{checked} tables (every hand of 1-3 cards), every legal move's effect",
+                   "", t0, f"{RULES} K3")
+
+
+def _hand_text(counts: tuple[int, ...]) -> str:
+    return ",".join(f"{KINDS[k]}*{c}" for k, c in enumerate(counts) if c) or "-"
+
+
+# ---- Concentration (K4) -----------------------------------------------------------------
+
+
+def _conc_states(deck: Deck, players: int) -> Iterator[tuple[ConcState, Flip, ConcState]]:
+    """Every transition reachable from every layout (positions repeat, so a visited set)."""
+    start = ConcState(ConcOptions(deck, players))
+    seen: set[ConcState] = set()
+    stack = [start.play(ConcDeal(layout)) for layout in arrangements(deck.counts)]
+    while stack:
+        s = stack.pop()
+        if s in seen:
+            continue
+        seen.add(s)
+        for m in s.legal_moves():
+            assert isinstance(m, Flip)
+            t = s.play(m)
+            yield s, m, t
+            if not t.is_terminal():
+                stack.append(replace(t, turns=0))
+
+
+def conc_turns(cfg: VerifyConfig) -> CheckResult:
+    """K4 on every reachable position of small decks (2 players): a pair is two cards of one
+    kind, kept, and the player goes again; a miss passes the turn."""
+    t0 = time.perf_counter()
+    n = 0
+    for spec in ("a*2,b*2", "a*4,b*2") if not cfg.quick else ("a*2,b*2",):
+        for s, m, t in _conc_states(parse_deck(spec), 2):
+            n += 1
+            assert s.layout is not None
+            if s.first is None:
+                ok = t.first == m.position and t.to_move == s.to_move and t.removed == s.removed
+            else:
+                match = s.layout[s.first] == s.layout[m.position]
+                ok = (t.removed == s.removed | ({s.first, m.position} if match else set())
+                      and t.pairs[s.to_move] == s.pairs[s.to_move] + match
+                      and t.to_move == (s.to_move if match else 1 - s.to_move)
+                      and t.turns == s.turns + 1)
+            if not ok:
+                return _result("rules", "conc-turns", "Concentration turns (K4)", False,
+                               PASSED, ("K4",), "a flip's effect differs from K4",
+                               f"deck {spec}: flip {position_name(m.position)}", t0,
+                               f"{RULES} K4")
+    return _result("rules", "conc-turns", "Concentration turns (K4)", True, PASSED, ("K4",),
+                   f"{n} transitions of every reachable position", "", t0, f"{RULES} K4")
+
+
+def rules_section(cfg: VerifyConfig) -> list[CheckResult]:
+    """Section `rules`."""
+    return [war_battles(cfg), war_orders(cfg), herd_moves(cfg), conc_turns(cfg)]
+
+
+# ---- conservation -------------------------------------------------------------------------
+
+
+def war_conservation(cfg: VerifyConfig) -> CheckResult:
+    """Every reachable War state of small decks (all deals, all orders): the piles hold the
+    deck; then seeded random games on the Wolf! deck."""
+    t0 = time.perf_counter()
+    specs = ["pairs:3", "1*3,2*2,3"] + ([] if cfg.quick else ["pairs:4"])
+    states = 0
+    for spec in specs:
+        deck = parse_deck(spec)
+        want = sorted(deck.cards())
+        for order in Order:
+            options = WarOptions(deck, order, cfg.runout, 60)
+            seen: set[object] = set()
+            stack = [WarState(options).play(WarDeal(d)) for d in arrangements(deck.counts)]
+            while stack:
+                s = stack.pop()
+                key = (s.piles, s.outcome, s.battles if order is Order.RANDOM else 0)
+                if key in seen:
+                    continue
+                seen.add(key)
+                states += 1
+                assert s.piles is not None
+                if sorted(s.piles[0] + s.piles[1]) != want:
+                    return _result("conservation", "war-cards", "War conserves the deck (K2)",
+                                   False, PROVED, ("K2",), "cards lost or made",
+                                   format_position(s).replace("\n", " | "), t0, f"{RULES} K2")
+                if not s.is_terminal():
+                    stack.extend(s.play(m) for m in s.legal_moves())
+    rng = random.Random(cfg.seed)
+    games = 10 if cfg.quick else 100
+    for i in range(games):
+        order = list(Order)[i % 3]
+        s = WarState(WarOptions(WOLF_DECK, order, cfg.runout, 3000))
+        s = s.play(s.sample_chance(rng))
+        want = sorted(WOLF_DECK.cards())
+        while not s.is_terminal():
+            s = s.play(s.sample_chance(rng))
+            assert s.piles is not None
+            if sorted(s.piles[0] + s.piles[1]) != want:
+                return _result("conservation", "war-cards", "War conserves the deck (K2)",
+                               False, PROVED, ("K2",), "cards lost or made in random play",
+                               format_position(s).replace("\n", " | ")[:500], t0,
+                               f"{RULES} K2")
+    return _result("conservation", "war-cards", "War conserves the deck (K2)", True, PROVED,
+                   ("K1", "K2"), f"exhaustive: {states} states of {', '.join(specs)} under the "
+                   f"three orders; random: {games} games of the Wolf! deck", "", t0,
+                   f"{RULES} K2")
+
+
+def herd_conservation(cfg: VerifyConfig) -> CheckResult:
+    """Every reachable herd state of a small deck (2 players, every draw and move), then
+    seeded random games of McCord's deck with 2-4 players: each kind's cards add up."""
+    t0 = time.perf_counter()
+    deck = parse_deck("sheep1,sheep3,fence,wolf1*2,wisc,crook" if not cfg.quick
+                      else "sheep1,sheep2,fence,wolf1*2,crook")
+    options = HerdOptions(2, deck, 10)
+    start = cfg.herd_model.new(options)
+    seen: set[HerdState] = set()
+    stack = [start]
+    while stack:
+        s = stack.pop()
+        if s in seen:
+            continue
+        seen.add(s)
+        if s.kind_totals() != options.counts():
+            return _result("conservation", "herd-cards", "Herd game conserves the deck (K3)",
+                           False, PROVED, ("K3",), "cards lost or made", str(s)[:400], t0,
+                           f"{RULES} K3")
+        if not s.is_terminal():
+            stack.extend(s.play(m) for m in s.legal_moves())
+    rng = random.Random(cfg.seed)
+    games = 6 if cfg.quick else 120
+    for i in range(games):
+        opts = HerdOptions(2 + i % 3, WOLF_DECK, 400)
+        s = cfg.herd_model.new(opts)
+        while not s.is_terminal():
+            moves = list(s.legal_moves())
+            m = s.sample_chance(rng) if s.is_chance_node() else moves[rng.randrange(len(moves))]
+            s = s.play(m)
+            if s.kind_totals() != opts.counts():
+                return _result("conservation", "herd-cards", "Herd game conserves the deck "
+                               "(K3)", False, PROVED, ("K3",), "cards lost or made in play",
+                               format_move(m), t0, f"{RULES} K3")
+    return _result("conservation", "herd-cards", "Herd game conserves the deck (K3)", True,
+                   PROVED, ("K3",), f"exhaustive: {len(seen)} states of {deck.spec()} "
+                   f"(2 players, 10 turns); random: {games} games of McCord's deck", "", t0,
+                   f"{RULES} K3")
+
+
+def conc_conservation(cfg: VerifyConfig) -> CheckResult:
+    """Every reachable Concentration state of small decks and random games of McCord's
+    deck: removed cards are matched pairs counted once in the scores."""
+    t0 = time.perf_counter()
+    n = 0
+
+    def ok(s: ConcState) -> bool:
+        assert s.layout is not None
+        kinds = Counter(s.layout[i] for i in s.removed)
+        return sum(s.pairs) * 2 == len(s.removed) and all(c % 2 == 0 for c in kinds.values())
+
+    spec = "a*2,b*2" if cfg.quick else "a*2,b*4"
+    for _, _, t in _conc_states(parse_deck(spec), 2):
+        n += 1
+        if not ok(t):
+            return _result("conservation", "conc-cards", "Concentration conserves the deck "
+                           "(K4)", False, PROVED, ("K4",), "pairs do not add up", str(t)[:300],
+                           t0, f"{RULES} K4")
+    rng = random.Random(cfg.seed)
+    from fleece.rules.cards.concentration import CONCENTRATION
+
+    for _ in range(5 if cfg.quick else 50):
+        s = ConcState(ConcOptions(WOLF_DECK, 2, 2000))
+        while not s.is_terminal():
+            s = s.play(CONCENTRATION.random_move(s, rng))
+            if s.layout is not None and not ok(s):
+                return _result("conservation", "conc-cards", "Concentration conserves the "
+                               "deck (K4)", False, PROVED, ("K4",), "pairs do not add up",
+                               "", t0, f"{RULES} K4")
+    return _result("conservation", "conc-cards", "Concentration conserves the deck (K4)", True,
+                   PROVED, ("K4",), f"exhaustive: {n} transitions of {spec}; random games of "
+                   "McCord's deck", "", t0, f"{RULES} K4")
+
+
+def partners(cfg: VerifyConfig) -> CheckResult:
+    """K4: every kind of McCord's deck has an even count, so every card has a partner."""
+    t0 = time.perf_counter()
+    odd = [k.name for k in WOLF_DECK.kinds if k.count % 2]
+    return _result("conservation", "k4-partners", "Every card of McCord's deck has a partner "
+                   "(K4)", not odd, PROVED, ("K3", "K4"), "counts " + ", ".join(
+                       f"{k.name} {k.count}" for k in WOLF_DECK.kinds), ", ".join(odd), t0,
+                   f"{RULES} K4 (a check should confirm it)")
+
+
+def conservation_section(cfg: VerifyConfig) -> list[CheckResult]:
+    """Section `conservation`."""
+    return [war_conservation(cfg), herd_conservation(cfg), conc_conservation(cfg),
+            partners(cfg)]
+
+
+# ---- termination and gaps -----------------------------------------------------------------
+
+
+def war_termination(cfg: VerifyConfig) -> CheckResult:
+    """Fixed order: the smallest decks searched for a cycling deal (exact over every deal);
+    one found is the gap CARDS-WAR-CYCLE. Random order: the exact chain ends with
+    probability 1 on small decks (a repeated pile pair is no cycle there)."""
+    from fleece.solver.cards.war import analyse_fixed, analyse_random
+
+    t0 = time.perf_counter()
+    title = "Does every War game end? (K2)"
+    if cfg.order is Order.RANDOM:
+        ends = {spec: analyse_random(parse_deck(spec), cfg.runout).p_end
+                for spec in ("pairs:2", "pairs:3", "1,2,3,4,5")}
+        return _result("termination", "war-ends", title, all(p == 1 for p in ends.values()),
+                       PROVED, ("K2",), "random order: P(end) = " + ", ".join(
+                           f"{s}: {p}" for s, p in ends.items()), "", t0,
+                       f"{RULES} K2 (a cycle needs a fixed order)")
+    for spec in ("pairs:3", "1,2,3,4", "pairs:4", "1,2,3,4,5", "1,2,3,4,5,6,7"):
+        deck = parse_deck(spec)
+        r = analyse_fixed(deck, cfg.order, cfg.runout)
+        if r.cycle_example is None:
+            continue
+        ex = r.cycle_example
+        state = WarState(WarOptions(deck, cfg.order, cfg.runout)).play(WarDeal(ex.deal))
+        while not state.is_terminal():
+            state = state.play(next(state.legal_moves()))
+        if state.outcome is None or state.outcome.value != "cycle":
+            return _result("termination", "war-ends", title, False, PROVED, ("K2",),
+                           "the exact analysis and the rules model disagree on a cycle",
+                           deck.text(ex.deal), t0, f"{RULES} K2")
+        gap = RulesGap(WAR_CYCLE, NO_END, "K2", f"with the {cfg.order.value} order a deal of "
+                       f"{spec} repeats its piles for ever ({r.cycles} of {r.deals} deals)",
+                       f"deck {spec}, order {cfg.order.value}: deal {deck.text(ex.deal)} "
+                       f"repeats its piles after {ex.battles} battles (period {ex.period})",
+                       variant=f"order={cfg.order.value} runout={cfg.runout.value}",
+                       record=format_position(WarState(WarOptions(deck, cfg.order,
+                                                                  cfg.runout)).play(
+                           WarDeal(ex.deal))))
+        return gap_found("termination", "war-ends", title, gap, clauses=("K2",),
+                         basis=f"{RULES} K2 (a repeated pile pair never ends)",
+                         seconds=time.perf_counter() - t0,
+                         data={"deck": spec, "cycles": r.cycles, "deals": r.deals})
+    return _result("termination", "war-ends", title, True, PROVED, ("K2",),
+                   "no cycling deal in the decks searched", "", t0, f"{RULES} K2")
+
+
+def _herd_key(s: HerdState) -> object:
+    return replace(s, turns=0)
+
+
+def herd_termination(cfg: VerifyConfig) -> CheckResult:
+    """A play of McCord's deck (2 players) whose position repeats: draws dealt crooks first,
+    players play any card but a crook, a crook only when nothing else is playable (taking a
+    crook back): the gap CARDS-HERD-ENDLESS with the play as witness. Without crooks every
+    turn moves a card out of the hands for good: exhaustively, no position of a crook-free
+    deck repeats."""
+    t0 = time.perf_counter()
+    title = "Does every herd game end? (K3)"
+    s = cfg.herd_model.new(HerdOptions(2, WOLF_DECK, None))
+    seen: dict[object, int] = {}
+    moves: list[str] = []
+    for step in range(20_000):
+        key = _herd_key(s)
+        if key in seen and not s.is_chance_node():
+            first = seen[key]
+            witness = (f"McCord's deck, 2 players: {'; '.join(moves[:8])} ... ; after move "
+                       f"{first} and again after move {step} the position is the same "
+                       f"(moves {first + 1}-{step}: {'; '.join(moves[first:step])})")
+            gap = RulesGap(HERD_ENDLESS, NO_END, "K3", "a herd game need not end: a crook "
+                           "taken back from the discard pile returns a position", witness,
+                           variant="players=2 deck=wolf", record="\n".join(moves) + "\n")
+            return gap_found("termination", "herd-ends", title, gap, clauses=("K3",),
+                             basis=f"{RULES} K3 (the game ends when all cards are played)",
+                             seconds=time.perf_counter() - t0)
+        seen.setdefault(key, step)
+        if s.is_terminal():
+            break
+        if s.is_chance_node():
+            m: HerdMove = Draw(CROOK) if s.draw[CROOK] else next(s.legal_moves())
+        else:
+            legal = list(s.legal_moves())
+            plain = [x for x in legal if not isinstance(x, Crook)]
+            m = plain[0] if plain else next((x for x in legal if isinstance(x, Crook)
+                                             and x.take == CROOK), legal[0])
+        moves.append(f"{'P' + str(s.to_move + 1) + ' ' if not s.is_chance_node() else ''}"
+                     f"{format_move(m)}")
+        s = s.play(m)
+    # no repeat found: check that a crook-free deck ends (exhaustive on a small one)
+    return _result("termination", "herd-ends", title, True, PROVED, ("K3",),
+                   "no repeating play found", "", t0, f"{RULES} K3")
+
+
+def herd_without_crook(cfg: VerifyConfig) -> CheckResult:
+    """Without crooks every game ends: the reachable positions of a crook-free deck form no
+    cycle (exhaustive), as every turn moves a card out of the hands for good."""
+    t0 = time.perf_counter()
+    deck = parse_deck("sheep1,sheep2,fence,wolf1*2,wisc" if not cfg.quick
+                      else "sheep1,sheep2,fence,wolf1")
+    start = cfg.herd_model.new(HerdOptions(2, deck, None))
+    colour: dict[object, int] = {}
+    stack: list[tuple[HerdState, Iterator[HerdMove]]] = [(start, start.legal_moves())]
+    colour[_herd_key(start)] = 1
+    while stack:
+        s, it = stack[-1]
+        m = next(it, None)
+        if m is None:
+            colour[_herd_key(s)] = 2
+            stack.pop()
+            continue
+        t = s.play(m)
+        k = _herd_key(t)
+        c = colour.get(k, 0)
+        if c == 1:
+            return _result("termination", "herd-ends-without-crook", "Herd games without a "
+                           "crook end (K3)", False, PROVED, ("K3",), "a position repeats",
+                           format_move(m), t0, f"{RULES} K3")
+        if c == 0:
+            colour[k] = 1
+            stack.append((t, t.legal_moves()))
+    return _result("termination", "herd-ends-without-crook", "Herd games without a crook end "
+                   "(K3)", True, PROVED, ("K3",), f"{len(colour)} positions of {deck.spec()}, "
+                   "no cycle", "", t0, f"{RULES} K3 (every card is played or discarded)")
+
+
+def conc_termination(cfg: VerifyConfig) -> CheckResult:
+    """A solitaire game of McCord's deck that returns to a position: flip two known cards of
+    different kinds again and again (the gap CARDS-CONC-ENDLESS)."""
+    t0 = time.perf_counter()
+    layout = tuple(WOLF_DECK.cards())
+    s = ConcState(ConcOptions(WOLF_DECK, 1)).play(ConcDeal(layout))
+    a, b = 0, len(layout) - 1  # a Fence and a Wolf in sheep's clothing
+    first = s.play(Flip(a)).play(Flip(b))
+    again = first.play(Flip(a)).play(Flip(b))
+    if replace(again, turns=0) == replace(first, turns=0) and not again.is_terminal():
+        witness = (f"McCord's deck in kind order: flip {position_name(a)} "
+                   f"({WOLF_DECK.kinds[layout[a]].name}), {position_name(b)} "
+                   f"({WOLF_DECK.kinds[layout[b]].name}); the same two again: the position "
+                   "repeats (turn 1 = turn 2)")
+        gap = RulesGap(CONC_ENDLESS, NO_END, "K4", "a Concentration game need not end: two "
+                       "known, non-matching cards can be flipped for ever", witness,
+                       variant="deck=wolf players=1")
+        return gap_found("termination", "conc-ends", "Does every Concentration game end? "
+                         "(K4)", gap, clauses=("K4",), basis=f"{RULES} K4 (the game is over "
+                         "when every pair is taken)", seconds=time.perf_counter() - t0)
+    return _result("termination", "conc-ends", "Does every Concentration game end? (K4)", True,
+                   PROVED, ("K4",), "no repeat", "", t0, f"{RULES} K4")
+
+
+def termination_section(cfg: VerifyConfig) -> list[CheckResult]:
+    """Section `termination`."""
+    return [war_termination(cfg), herd_termination(cfg), herd_without_crook(cfg),
+            conc_termination(cfg)]
+
+
+# ---- literature ---------------------------------------------------------------------------
+
+
+def literature_section(cfg: VerifyConfig) -> list[CheckResult]:
+    """Section `literature`: RULES.md's known results (and Zwick & Paterson's table)."""
+    import math
+
+    from fleece.solver.cards.concentration import Duel, pairs_values, zp_table
+    from fleece.solver.cards.war import analyse_fixed
+
+    out = []
+    t0 = time.perf_counter()
+    small = pairs_values(3)
+    out.append(_result("literature", "vw-small", "Solitaire E(1), E(2), E(3) = 1, 8/3, 13/3 "
+                       "(Velleman & Warrington)", small == [Fraction(1), Fraction(8, 3),
+                                                            Fraction(13, 3)], PASSED, ("K4",),
+                       "computed " + ", ".join(map(str, small)), "", t0,
+                       "RULES.md known results (arXiv:1208.4854)"))
+    t0 = time.perf_counter()
+    n = 20 if cfg.quick else 80
+    values = pairs_values(n)
+    c = 3 - 2 * math.log(2)
+    gap = float(values[-1]) - (c * n + 7 / 8 - 2 * math.log(2))
+    bounds = all(1.5 * k - 1 <= v < 1.75 * k for k, v in enumerate(values, start=1))
+    out.append(_result("literature", "vw-asymptote", "E(n) approaches (3 - 2 ln 2) n + 7/8 - "
+                       "2 ln 2; 1.5 n - 1 <= E(n) < 1.75 n", abs(gap) < 0.01 and bounds,
+                       PASSED, ("K4",), f"E({n}) = {float(values[-1]):.6f}, minus the "
+                       f"asymptote {gap:+.6f}; bounds hold for n <= {n}: {bounds}", "", t0,
+                       "RULES.md known results (V&W; Foerster & Wattenhofer)"))
+    t0 = time.perf_counter()
+    found = {o.value: analyse_fixed(parse_deck("1,2,3,4,5"), o).cycles
+             for o in (Order.WINNER_FIRST, Order.LOSER_FIRST)}
+    out.append(_result("literature", "war-cycles", "Fixed return orders cycle on small decks "
+                       "with strict ranks (Spivey; Lakshtanov & Roshchina)",
+                       all(v > 0 for v in found.values()), PROVED, ("K2",),
+                       "cycling deals of 1,2,3,4,5 (of 120): " + ", ".join(
+                           f"{k} {v}" for k, v in found.items()), "", t0,
+                       "RULES.md known results"))
+    t0 = time.perf_counter()
+    rows = {1: "21", 2: "221", 3: "2121", 4: "22121", 5: "212101", 6: "2112101",
+            7: "21212101", 8: "221212101", 9: "2121212101", 10: "22121212101",
+            11: "212121210101", 12: "2212121210101", 13: "21212121210101",
+            14: "221212121210101", 15: "2121212121210101"}
+    top = 10 if cfg.quick else 15
+    duel = Duel(pairs(top))
+    bad = [n for n in range(1, top + 1) if zp_table(duel, n) != rows[n]]
+    out.append(_result("literature", "zp-moves", "Two-player optimal move classes (Zwick & "
+                       "Paterson's table)", not bad, PASSED, ("K4",),
+                       f"n = 1..{top}: " + ("all rows equal" if not bad else f"rows {bad} "
+                                            "differ"), "", t0,
+                       "issue 13: Zwick & Paterson 1993 (0 pass, 1 one new card, 2 two new)"))
+    return out
