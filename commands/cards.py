@@ -350,3 +350,24 @@ def conc_pairs(args: argparse.Namespace) -> int:
         echo(f"  n={r['n']:<4} E={r['expected_turns']:<28} {r['float']:<14} per pair "
              f"{r['per_pair']:<12} E - asymptote {r['minus_asymptote']}")
     return EXIT_OK
+
+
+# ---- verify ----------------------------------------------------------------------------
+
+
+def verify_options(parser: Parser) -> None:
+    """The card games' own options of `fleece verify`: the War variant under test."""
+    parser.add_argument("--order", type=choice("winner-first", "loser-first", "random"),
+                        default="winner-first", help="War return order under test (K2)")
+    parser.add_argument("--runout", type=choice("lose", "last-card"), default="lose",
+                        help="War run-out rule under test (K2)")
+    parser.add_argument("--seed", type=int_in(0, 10**9), default=1,
+                        help="seed of the random-play checks")
+
+
+def verify_config(args: argparse.Namespace, package: Any) -> Any:
+    """The verification config of the variant named by the options."""
+    from fleece.rules.cards.war import Order, Runout
+
+    return package.VerifyConfig(quick=args.quick, order=Order.parse(args.order),
+                                runout=Runout.parse(args.runout), seed=args.seed)
