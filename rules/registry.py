@@ -77,7 +77,7 @@ GAMES: tuple[GameEntry, ...] = (
                "fleece.rules.cards.concentration:CONCENTRATION"),
         commands="fleece.commands.cards",
         solver="fleece.solver.cards",
-        verify=None,
+        verify="fleece.verify.cards",
     ),
 )
 
