@@ -177,7 +177,8 @@ def _spec_moves(hand: tuple[int, ...], mine: Herd, other: Herd,
         if hand[FENCE] and mine.open[v - 1]:
             moves.add(PlayFence(v))
         if other.open[v - 1]:
-            groups = {1: [(1,)], 2: [(2,), (1, 1)], 3: [(2, 1), (1, 1, 1)]}[v]
+            groups: list[tuple[int, ...]] = {1: [(1,)], 2: [(2,), (1, 1)],
+                                             3: [(2, 1), (1, 1, 1)]}[v]
             for g in groups:
                 if g.count(1) <= hand[WOLF1] and g.count(2) <= hand[WOLF2]:
                     moves.add(Attack(1, v, g))
