@@ -167,6 +167,11 @@ def _perms(cards: Pile) -> set[Pile]:
 # ---- herd game (K3) ---------------------------------------------------------------------
 
 
+# K3 read afresh: the wolf cards (strengths) that may attack a sheep card of each size
+SPEC_GROUPS: dict[int, list[tuple[int, ...]]] = {1: [(1,)], 2: [(2,), (1, 1)],
+                                                 3: [(2, 1), (1, 1, 1)]}
+
+
 def _spec_moves(hand: tuple[int, ...], mine: Herd, other: Herd,
                 discard: tuple[int, ...]) -> set[HerdMove]:
     """K3 read afresh for player 0 of two: every legal card play, else every discard."""
@@ -177,8 +182,7 @@ def _spec_moves(hand: tuple[int, ...], mine: Herd, other: Herd,
         if hand[FENCE] and mine.open[v - 1]:
             moves.add(PlayFence(v))
         if other.open[v - 1]:
-            groups: list[tuple[int, ...]] = {1: [(1,)], 2: [(2,), (1, 1)],
-                                             3: [(2, 1), (1, 1, 1)]}[v]
+            groups = SPEC_GROUPS[v]
             for g in groups:
                 if g.count(1) <= hand[WOLF1] and g.count(2) <= hand[WOLF2]:
                     moves.add(Attack(1, v, g))
