@@ -45,8 +45,8 @@ from fleece.rules.cards.war import (
     format_position,
 )
 from fleece.rules.cards.war import Deal as WarDeal
+from fleece.verify.cards.config import VerifyConfig
 from fleece.verify.cards.ids import CONC_ENDLESS, HERD_ENDLESS, WAR_CYCLE
-from fleece.verify.cards.runner import VerifyConfig
 from fleece.verify.result import (
     FAILED,
     NO_END,

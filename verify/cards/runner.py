@@ -3,42 +3,15 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from fleece.rules.cards.herd import HerdState
-from fleece.rules.cards.war import BattleResult, Order, Pile, Runout, battle
 from fleece.rules.registry import entry
+from fleece.verify.cards.config import ALL_SECTIONS, SECTIONS, VerifyConfig
 from fleece.verify.report import Report
 from fleece.verify.result import CheckResult
 
 GAME = "cards"
-SECTIONS: tuple[tuple[str, str], ...] = (
-    ("rules", "Card effects and battles against RULES.md (every small situation)"),
-    ("conservation", "Conservation: every card in exactly one place"),
-    ("termination", "Termination and rules gaps (gate)"),
-    ("literature", "Published results"),
-)
-ALL_SECTIONS = frozenset(key for key, _ in SECTIONS)
-
-BattleFn = Callable[[Pile, Pile, Runout], BattleResult]
-
-
-@dataclass(frozen=True)
-class VerifyConfig:
-    """What to verify: quick or full; the War order of the variant under test; the models
-    under test (a War battle function and the herd state class, replaceable by tests that
-    seed rule bugs); the sections; a seed for the random-play checks."""
-
-    quick: bool = False
-    order: Order = Order.WINNER_FIRST
-    runout: Runout = Runout.LOSE
-    war_battle: BattleFn = battle
-    herd_model: type[HerdState] = HerdState
-    sections: frozenset[str] = field(default=ALL_SECTIONS)
-    seed: int = 1
-
+__all__ = ["SECTIONS", "VerifyConfig", "run"]
 
 NOTES = [
     "Small situations are enumerated exhaustively (every pile pair up to a size, every hand "
