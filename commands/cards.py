@@ -40,7 +40,7 @@ def build(parser: Parser, argv: list[str]) -> None:
                 "Exact analysis over every deal (small decks) or a seeded Monte Carlo "
                 "estimate (--samples N) with 95% intervals and cycle detection.")
     _war_options(p)
-    p.add_argument("--samples", type=int_in(1, 10**8), default=None,
+    p.add_argument("--samples", type=int_in(1, 10**7), default=None,
                    help="Monte Carlo games instead of the exact analysis")
     p.add_argument("--seed", type=int_in(0, 10**12), default=1, help="Monte Carlo seed")
     p.add_argument("--limit", type=int_in(1, 10**8), default=100_000,
@@ -245,7 +245,7 @@ def _print_war(d: dict[str, Any]) -> None:
              f"{mb['n']} games that ended; longest {d['longest']}")
         if d["cycle_example"]:
             cp = d["cycle_period"]
-            echo(f"cycle periods: mean {cp['mean']}; first cycling deal "
+            echo(f"cycle periods: mean {cp['mean']}; a cycling deal "
                  f"{d['cycle_example']['deal']} (period {d['cycle_example']['period']})")
 
 

@@ -84,9 +84,8 @@ def simulate(deck: Deck, order: Order, games: int, seed: int, *,
     ended = battles[outcome <= DRAW].astype(np.float64)
     cyc = period[outcome == CYCLE].astype(np.float64)
     example = None
-    first = np.nonzero(outcome == CYCLE)[0]
-    if len(first):
-        g = int(first[0])
+    if sim.cycle_deals:
+        g = min(sim.cycle_deals)
         example = (tuple(int(c) for c in sim.deal_of(g)), int(period[g]))
     return MonteCarloWar(
         deck, order, runout, games, seed, limit,
@@ -113,8 +112,10 @@ class _Sim:
         self.cards = np.array(deck.cards(), dtype=np.int16)
         deal_seq, order_seq = np.random.SeedSequence(seed).spawn(2)
         self.order_rng = np.random.default_rng(order_seq)
-        self.saved = np.random.default_rng(deal_seq).permuted(
-            np.tile(self.cards, (games, 1)), axis=1)
+        self.deal_rng = np.random.default_rng(deal_seq)
+        self.chunk = np.zeros((0, n), dtype=np.int16)  # deals not yet started, in order
+        self.saved: npt.NDArray[np.int16] | None = None  # tests may fix every deal
+        self.cycle_deals: dict[int, npt.NDArray[np.int16]] = {}
         self.fixed = order is not Order.RANDOM
         self.pw = self._powers(int(_X), 2 * n + 2)
         self.ipw = self._powers(int(_XINV), 2 * n + 2)
@@ -141,13 +142,14 @@ class _Sim:
         u = np.zeros(slots, dtype=np.uint64)
         self.hash_a, self.hash_b, self.snap_a, self.snap_b = u.copy(), u.copy(), u.copy(), u.copy()
         self.snap_cards = np.zeros((slots, self.n), dtype=np.int16)
+        self.slot_deal = np.zeros((slots, self.n), dtype=np.int16)
 
     def _compact(self) -> None:
         """Keep only the active slots (copying their state into smaller arrays)."""
         keep = np.nonzero(self.active)[0]
         old = {name: getattr(self, name) for name in (
             "ha", "hb", "za", "zb", "count", "snap_za", "snap_at", "next_snap", "game",
-            "hash_a", "hash_b", "snap_a", "snap_b", "snap_cards")}
+            "hash_a", "hash_b", "snap_a", "snap_b", "snap_cards", "slot_deal")}
         piles = self.pile[:-1].reshape(self.S, 2 * self.L)[keep]
         self._alloc(len(keep))
         for name, arr in old.items():
@@ -163,8 +165,19 @@ class _Sim:
         return np.array(out, dtype=np.uint64)
 
     def deal_of(self, g: int) -> npt.NDArray[np.int16]:
-        """The deal of game g, top card first."""
-        out: npt.NDArray[np.int16] = self.saved[g]
+        """The deal of cycling game g, top card first (kept when the game cycled)."""
+        return self.cycle_deals[g]
+
+    def _deals(self, k: int) -> npt.NDArray[np.int16]:
+        """The next k deals in game order: drawn in chunks, so memory stays small."""
+        if self.saved is not None:
+            out: npt.NDArray[np.int16] = self.saved[self.started:self.started + k]
+            return out
+        while len(self.chunk) < k:
+            m = max(k, min(65536, self.games))
+            fresh = self.deal_rng.permuted(np.tile(self.cards, (m, 1)), axis=1)
+            self.chunk = np.concatenate([self.chunk, fresh.astype(np.int16)])
+        out, self.chunk = self.chunk[:k], self.chunk[k:]
         return out
 
     def run(self, progress: Progress | None) -> None:
@@ -188,9 +201,10 @@ class _Sim:
         slots = slots[:k]
         if k == 0:
             return
+        deals = self._deals(k)
         ids = np.arange(self.started, self.started + k)
         self.started += k
-        deals = self.saved[ids]
+        self.slot_deal[slots] = deals
         h, n = self.half, self.n
         region = self.pile[:-1].reshape(self.S, 2, self.L)
         region[slots] = 0
@@ -433,6 +447,8 @@ class _Sim:
                 cyc = np.zeros(self.S, dtype=bool)
                 cyc[hit] = True
                 self.period[self.game[hit]] = self.count[hit] - self.snap_at[hit]
+                for slot in hit[:4]:
+                    self.cycle_deals[int(self.game[slot])] = self.slot_deal[slot].copy()
                 live = live & ~cyc
         due = np.nonzero(live & (self.count == self.next_snap))[0]
         if len(due):

@@ -108,7 +108,7 @@ def _piles(max_len: int, ranks: int) -> Iterator[tuple[Pile, Pile]]:
 def war_battles(cfg: VerifyConfig) -> CheckResult:
     """Every pile pair up to a size: the model's battle against K2 read afresh."""
     t0 = time.perf_counter()
-    max_len = 5 if cfg.quick else 7
+    max_len = 5 if cfg.quick else 6
     checked = 0
     for runout in Runout:
         for a, b in _piles(max_len, 3):
