@@ -84,7 +84,7 @@ def build(parser: Parser, argv: list[str]) -> None:
         "as expected, 1 when a check failed, a solver answer stayed UNKNOWN, or a rules gap "
         "of the variant under test was not accepted.")
     if known:
-        parser.epilog = f"rules gaps {game.title}'s verification can report:\n" + "\n".join(
+        parser.epilog = f"rules gaps --game {game.name} can report:\n" + "\n".join(
             f"  {gid}: {text}" for gid, text in known.items())
     parser.add_argument("--game", default=DEFAULT_GAME, help=f"game to verify ({names})")
     parser.add_argument("--quick", action="store_true",
@@ -110,18 +110,18 @@ def build(parser: Parser, argv: list[str]) -> None:
     parser.set_defaults(handler=run)
 
 
-def _configure(config: Any, args: argparse.Namespace, title: str) -> Any:
+def _configure(config: Any, args: argparse.Namespace, name: str) -> Any:
     """Apply the shared --section and --timeout to the game's VerifyConfig."""
     fields = {f.name for f in dataclasses.fields(config)} \
         if dataclasses.is_dataclass(config) else set()
     changes: dict[str, Any] = {}
     if args.section:
         if "sections" not in fields:
-            raise ParseError(f"--section: {title}'s verification always runs every section")
+            raise ParseError(f"--section: --game {name} always runs every section")
         changes["sections"] = frozenset(args.section)
     if args.timeout is not None:
         if "timeout_ms" not in fields:
-            raise ParseError(f"--timeout: {title}'s verification takes no solver budget")
+            raise ParseError(f"--timeout: --game {name} takes no solver budget")
         changes["timeout_ms"] = args.timeout * 1000
     return dataclasses.replace(config, **changes) if changes else config
 
@@ -136,9 +136,9 @@ def run(args: argparse.Namespace) -> int:
     accepts = list(dict.fromkeys(args.accept))
     strange = [a for a in accepts if known and a not in known]
     if strange:
-        raise ParseError(f"--accept {strange[0]}: {game.title}'s verification never reports "
-                         f"this gap (known: {', '.join(known)})")
-    config = _configure(commands.verify_config(args, package), args, game.title)
+        raise ParseError(f"--accept {strange[0]}: --game {game.name} never reports this gap "
+                         f"(known: {', '.join(known)})")
+    config = _configure(commands.verify_config(args, package), args, game.name)
     from fleece.verify.report import check_targets, summary_table, write_reports
 
     report_dir = Path(args.report)
