@@ -35,6 +35,9 @@ def build(parser: Parser, argv: list[str]) -> None:
     p.add_argument("--seed", type=int_in(0, 10**12), default=1, help="seed of the deal")
     p.add_argument("--limit", type=int_in(1, 10**7), default=100_000,
                    help="stop after this many battles (default 100000)")
+    p.add_argument("--position", metavar="FILE", default=None,
+                   help="start from a War position file (options line, deal, battles) or "
+                        "'-'; its options replace --deck/--order/--runout")
     p.add_argument("--json", action="store_true", help="print JSON")
     p = war.add("analyse", war_analyse,
                 "Exact analysis over every deal (small decks) or a seeded Monte Carlo "
@@ -155,8 +158,23 @@ def war_play(args: argparse.Namespace) -> int:
     """`fleece cards war play`."""
     from fleece.solver.cards.war import play_one
 
-    options = _war_opts(args, args.limit)
-    game = play_one(options, args.seed)
+    start = None
+    if args.position is not None:
+        from fleece.commands.base import read_input
+        from fleece.rules.cards.war import WAR
+        from fleece.rules.errors import FleeceError, ParseError
+
+        text, name = read_input(args.position)
+        try:
+            start = WAR.parse_position(text)
+        except ParseError as exc:
+            raise exc.located(name) from None
+        if not start.record:
+            raise FleeceError(f"{name}: the position has no deal yet")
+        options = start.options
+    else:
+        options = _war_opts(args, args.limit)
+    game = play_one(options, args.seed, start)
     data = game.to_json()
     if args.json:
         print_json(data)

@@ -87,3 +87,14 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
     assert r.exit_code == 2, r.output
     assert r.stdout == "" and r.stderr.count("\n") == 1 and r.stderr.startswith("fleece: error:")
     assert "\x1b" not in r.stderr and len(r.stderr) < 400
+
+
+def test_k2_war_play_replays_the_bundled_cycle() -> None:
+    """examples/cards/war-cycle.txt: the deal that cycles under winner-first (K2)."""
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parent.parent / "examples" / "cards" / "war-cycle.txt"
+    r = invoke(["cards", "war", "play", "--position", str(example)])
+    assert r.exit_code == 0 and "a cycle" in r.stdout and "after 9 battles" in r.stdout
+    r = invoke(["cards", "war", "play", "--position", "-"], stdin="war deck=1,2 order=x\n")
+    assert r.exit_code == 2 and "line 1" in r.stderr

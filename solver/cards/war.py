@@ -507,19 +507,29 @@ class PlayedGame:
         }
 
 
-def play_one(options: object, seed: int) -> PlayedGame:
+def play_one(options: object, seed: int, start: object | None = None) -> PlayedGame:
     """Play one game of the rules model with random.Random(seed) for the deal (and the random
-    return orders)."""
+    return orders); from `start` (a dealt WarState, e.g. a position file) when given."""
     import random
 
     from fleece.rules.cards.war import Battle, Deal, WarOptions, WarState
 
-    assert isinstance(options, WarOptions)
     rng = random.Random(seed)
-    state = WarState(options)
-    deal = state.sample_chance(rng)
-    assert isinstance(deal, Deal)
-    state = state.play(deal)
+    if start is not None:
+        assert isinstance(start, WarState) and start.record
+        state = start
+        options = state.options
+        first = state.record[0]
+        assert isinstance(first, Deal)
+        deal = first
+    else:
+        assert isinstance(options, WarOptions)
+        state = WarState(options)
+        drawn = state.sample_chance(rng)
+        assert isinstance(drawn, Deal)
+        deal = drawn
+        state = state.play(deal)
+    assert isinstance(options, WarOptions)
     lines = []
     while not state.is_terminal():
         assert state.piles is not None
