@@ -521,6 +521,7 @@ def war_termination(cfg: VerifyConfig) -> CheckResult:
                        f"deck {spec}, order {cfg.order.value}: deal {deck.text(ex.deal)} "
                        f"repeats its piles after {ex.battles} battles (period {ex.period})",
                        variant=f"order={cfg.order.value} runout={cfg.runout.value}",
+                       replay="fleece cards war play --position FILE",
                        record=format_position(WarState(WarOptions(deck, cfg.order,
                                                                   cfg.runout)).play(
                            WarDeal(ex.deal))))

@@ -45,8 +45,9 @@ def run(cfg: VerifyConfig, progress: bool = False, tests_dir: Path | None = None
                    "McCord's deck",
         "mode": "quick" if cfg.quick else "full", "order": cfg.order.value,
         "runout": cfg.runout.value,
-        "models": f"{cfg.war_battle.__module__}.{cfg.war_battle.__qualname__}, "
-                  f"{cfg.herd_model.__module__}.{cfg.herd_model.__qualname__}",
+        "model": f"{cfg.war_battle.__module__}.{cfg.war_battle.__qualname__}, "
+                 f"{cfg.herd_model.__module__}.{cfg.herd_model.__qualname__}",
+        "z3": "not used (exhaustive enumeration and exact arithmetic)",
         "sections": sorted(cfg.sections), "seed": cfg.seed, "notes": NOTES,
     }
     rows = trace.trace_table(results, GAME, tests_dir) if cfg.sections == ALL_SECTIONS else []
