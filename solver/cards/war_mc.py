@@ -364,21 +364,30 @@ class _Sim:
                 return
         b_won = up_b > up_a
         ca, cb = da + 1, db + 1
-        # group the wars by (cards of A, cards of B, winner): every group has one shape
-        keys = (ca * 64 + cb) * 2 + b_won
+        # group the wars by the cards each played, so every group is one dense block (and
+        # by winner too when the counts differ, under `last-card`)
+        keys = (ca * 64 + cb) * 2 + np.where(ca == cb, 0, b_won)
         for key in np.unique(keys):
             sel = np.nonzero(keys == key)[0]
-            self._war_group(act[sel], int(ca[sel[0]]), int(cb[sel[0]]), bool(b_won[sel[0]]),
+            self._war_group(act[sel], int(ca[sel[0]]), int(cb[sel[0]]), b_won[sel],
                             ha[sel], hb[sel], za[sel], zb[sel], base_a[sel], base_b[sel])
 
-    def _war_group(self, act: Int, ca: int, cb: int, b_won: bool, ha: Int, hb: Int, za: Int,
-                   zb: Int, base_a: Int, base_b: Int) -> None:
-        """Finish wars that all played ca and cb cards and share a winner."""
+    def _war_group(self, act: Int, ca: int, cb: int, b_won: npt.NDArray[np.bool_], ha: Int,
+                   hb: Int, za: Int, zb: Int, base_a: Int, base_b: Int) -> None:
+        """Finish wars in which A played ca cards and B cb (the winners differ only when
+        ca == cb, so the pot has one shape)."""
         mask, pile = self.mask, self.pile
         a_cells = base_a[:, None] + ((ha[:, None] + np.arange(ca)) & mask)
         b_cells = base_b[:, None] + ((hb[:, None] + np.arange(cb)) & mask)
         a_cards, b_cards = pile[a_cells], pile[b_cells]
-        own, other = (b_cards, a_cards) if b_won else (a_cards, b_cards)
+        if ca == cb:
+            bw = b_won[:, None]
+            own = np.where(bw, b_cards, a_cards)
+            other = np.where(bw, a_cards, b_cards)
+        elif b_won[0]:
+            own, other = b_cards, a_cards
+        else:
+            own, other = a_cards, b_cards
         if self.order is Order.LOSER_FIRST:
             pot = np.concatenate([other, own], axis=1)
         else:
@@ -397,22 +406,21 @@ class _Sim:
         hb = (hb + cb) & mask
         za = za - ca
         zb = zb - cb
-        zw, hw, base_w = (zb, hb, base_b) if b_won else (za, ha, base_a)
+        zw = np.where(b_won, zb, za)
+        hw = np.where(b_won, hb, ha)
+        base_w = np.where(b_won, base_b, base_a)
         t = np.arange(total)
         pile[base_w[:, None] + ((hw[:, None] + zw[:, None] + t) & mask)] = pot
         if self.fixed:
             add = ((pot.astype(np.uint64) + one) * self.pw[zw[:, None] + t]).sum(
                 axis=1, dtype=np.uint64)
-            if b_won:
-                hash_b = hash_b + add
-            else:
-                hash_a = hash_a + add
-            self.hash_a[act] = hash_a
-            self.hash_b[act] = hash_b
+            zero = np.uint64(0)
+            self.hash_a[act] = hash_a + np.where(b_won, zero, add)
+            self.hash_b[act] = hash_b + np.where(b_won, add, zero)
         self.ha[act] = ha
         self.hb[act] = hb
-        self.za[act] = za + (0 if b_won else total)
-        self.zb[act] = zb + (total if b_won else 0)
+        self.za[act] = za + np.where(b_won, 0, total)
+        self.zb[act] = zb + np.where(b_won, total, 0)
 
     def _ends(self, ended: Int) -> None:
         """Finish the games that ended: run-outs, an empty pile, a cycle, the limit."""
