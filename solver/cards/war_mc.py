@@ -26,7 +26,7 @@ from fleece.solver.cards.stats import Mean, Proportion
 
 A_WINS, B_WINS, DRAW, CYCLE, CUT = 0, 1, 2, 3, 4
 DEFAULT_LIMIT = 100_000
-SLOTS = 4096
+SLOTS = 8192
 _X = np.uint64(0x9E3779B97F4A7C15)  # odd, so invertible modulo 2**64
 _XINV = np.uint64(pow(int(_X), -1, 2**64))
 
