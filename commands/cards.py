@@ -18,6 +18,7 @@ from fleece.commands.base import (
     print_json,
 )
 
+DEFAULT_SAMPLES = 20_000  # Monte Carlo games when a deck is too large for the exact analysis
 DECK_HELP = ("deck spec: wolf (McCord's 52 cards, Fences lowest in War), pairs:N, or "
              "NAME*COUNT,... (integer names are War ranks)")
 
@@ -44,7 +45,8 @@ def build(parser: Parser, argv: list[str]) -> None:
                 "estimate (--samples N) with 95% intervals and cycle detection.")
     _war_options(p)
     p.add_argument("--samples", type=int_in(1, 10**7), default=None,
-                   help="Monte Carlo games instead of the exact analysis")
+                   help="Monte Carlo games instead of the exact analysis (default: exact when "
+                        "within --max-deals/--max-states, else 20000 games)")
     p.add_argument("--seed", type=int_in(0, 10**12), default=1, help="Monte Carlo seed")
     p.add_argument("--limit", type=int_in(1, 10**8), default=100_000,
                    help="Monte Carlo: cut a game after this many battles (counted)")
@@ -205,25 +207,36 @@ def war_analyse(args: argparse.Namespace) -> int:
 
     war_deck(deck)
     order, runout = Order.parse(args.order), Runout.parse(args.runout)
-    if args.samples is not None:
+    data: dict[str, Any] | None = None
+    samples = args.samples
+    if samples is None:
+        from fleece.solver.cards.war import TooLarge
+
+        try:
+            if order is Order.RANDOM:
+                from fleece.solver.cards.war import analyse_random
+
+                with _bar("chain states eliminated", None, "states") as tick:
+                    data = analyse_random(deck, runout, max_states=args.max_states,
+                                          progress=tick).to_json()
+            else:
+                from fleece.solver.cards.war import analyse_fixed
+
+                with _bar("deals", deck.arrangements(), "deals") as tick:
+                    data = analyse_fixed(deck, order, runout, max_deals=args.max_deals,
+                                         progress=tick).to_json()
+        except TooLarge as exc:  # too large for the exact analysis: estimate instead
+            samples = DEFAULT_SAMPLES
+            reason = str(exc).split(" (use", 1)[0]
+            note = f"{reason}: estimated from {samples} seeded games instead"
+    if data is None:
         from fleece.solver.cards.war_mc import simulate
 
-        with _bar("War games", args.samples, "games") as tick:
-            mc = simulate(deck, order, args.samples, args.seed, runout=runout,
-                          limit=args.limit, progress=tick)
-        data = mc.to_json()
-    elif order is Order.RANDOM:
-        from fleece.solver.cards.war import analyse_random
-
-        with _bar("chain states eliminated", None, "states") as tick:
-            mk = analyse_random(deck, runout, max_states=args.max_states, progress=tick)
-        data = mk.to_json()
-    else:
-        from fleece.solver.cards.war import analyse_fixed
-
-        with _bar("deals", deck.arrangements(), "deals") as tick:
-            ex = analyse_fixed(deck, order, runout, max_deals=args.max_deals, progress=tick)
-        data = ex.to_json()
+        with _bar("War games", samples, "games") as tick:
+            data = simulate(deck, order, samples, args.seed, runout=runout, limit=args.limit,
+                            progress=tick).to_json()
+        if args.samples is None:
+            data["note"] = note
     if args.json:
         print_json(data)
         return EXIT_OK
@@ -238,6 +251,8 @@ def _frac(p: Any) -> str:
 
 def _print_war(d: dict[str, Any]) -> None:
     echo(f"War, deck {d['deck']}, order {d['order']}, run-out {d['runout']}: {d['method']}")
+    if d.get("note"):
+        echo(f"note: {d['note']}")
     if d["method"] == "exact":
         echo(f"deals {d['deals']}: A wins {d['a_wins']}, B wins {d['b_wins']}, draws "
              f"{d['draws']}, cycles {d['cycles']} ({d['cycle_fraction']})")

@@ -68,7 +68,6 @@ def test_herd_simulate_json() -> None:
 
 
 @pytest.mark.parametrize("args", [
-    ["cards", "war", "analyse", "--deck", "wolf"],  # too many deals for exact
     ["cards", "war", "analyse", "--deck", "a*2,b*2"],  # no ranks
     ["cards", "war", "play", "--deck", "1*2,\x1b[31m*2"],
     ["cards", "war", "play", "--seed", "-1"],
@@ -79,8 +78,6 @@ def test_herd_simulate_json() -> None:
     ["cards", "herd", "simulate", "--players", "5"],
     ["cards", "herd", "simulate", "--deck", "1*4"],
     ["cards", "deck", "--deck", ""],
-    ["cards", "war", "analyse", "--deck", "pairs:6", "--order", "random",
-     "--max-states", "10"],
 ])
 def test_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
     r = invoke(args)
@@ -98,3 +95,11 @@ def test_k2_war_play_replays_the_bundled_cycle() -> None:
     assert r.exit_code == 0 and "a cycle" in r.stdout and "after 9 battles" in r.stdout
     r = invoke(["cards", "war", "play", "--position", "-"], stdin="war deck=1,2 order=x\n")
     assert r.exit_code == 2 and "line 1" in r.stderr
+
+
+def test_large_decks_fall_back_to_monte_carlo() -> None:
+    """Beyond the exact budget the analysis says so and estimates from seeded games."""
+    d = _json(["cards", "war", "analyse", "--deck", "pairs:6", "--order", "random",
+               "--max-states", "10", "--seed", "4"])
+    assert d["method"] == "monte-carlo" and d["games"] == 20000
+    assert "exact budget" in str(d["note"]) or "more than 10 states" in str(d["note"])
