@@ -32,7 +32,7 @@ from fleece.rules.io import atomic_write
 from fleece.rules.ulvtafl.game import Options, initial_state
 from fleece.rules.ulvtafl.notation import parse_position
 from fleece.solver.ulvtafl import perft, solve
-from fleece.solver.ulvtafl.search import ProofSearch, retro_solve
+from fleece.solver.ulvtafl.search import ProofSearch, check_certificate, retro_solve
 
 RETRO_POSITION = ".S./.SS/.S.SSSW/.S..SS./......./.../... s"  # sheep win in 37 plies
 
@@ -64,6 +64,10 @@ def attempt(setup: int, seconds: float, table_bits: int) -> dict[str, object]:
     t0 = time.perf_counter()
     result = solve(state, timeout=seconds, retro_limit=0, table_bits=table_bits)
     data = result.to_json()
+    data["certificate"] = result.certificate
+    if result.certificate is not None:  # re-checked with the reference model alone
+        data["certificate_checked_positions"] = check_certificate(state, result.value,
+                                                                  result.certificate)
     data["setup"] = setup
     data["budget_seconds"] = seconds
     data["table_entries"] = 1 << table_bits
@@ -118,6 +122,12 @@ def markdown(spd: dict[str, float] | None, rows: list[dict[str, object]],
             out.append(f"- principal line: {' '.join(line)}")
         if r["best_move"]:
             out.append(f"- best move: {r['best_move']}")
+        if r.get("certificate"):
+            out.append(f"- certificate: the sheep's move in each of their "
+                       f"{len(r['certificate']):,} positions of the proof (in the JSON "
+                       "report); re-checked with the reference model alone: "
+                       f"{r['certificate_checked_positions']:,} positions, every line "
+                       "ends in a win and none repeats a position")
         out.append("")
     return "\n".join(out)
 
@@ -146,6 +156,8 @@ def main() -> None:
     for setup in (int(x) for x in args.setups.split(",") if x):
         row = attempt(setup, args.seconds, args.table_bits)
         rows.append(row)
+        row_text = {k: v for k, v in row.items() if k != "certificate"}
+        print(json.dumps(row_text), file=sys.stderr, flush=True)
         print(f"{setup} sheep: {row['value']} after {row['nodes']:,} nodes in "
               f"{row['seconds']} s ({row['nodes_per_second']:,} nodes/s); "
               f"searches {row['searches']}", flush=True)

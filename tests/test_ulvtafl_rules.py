@@ -275,7 +275,7 @@ def test_u5_wolves_fill_the_paddock_too() -> None:
 
 
 def test_u5_a_trapped_wolf_loses_and_stuck_sheep_lose() -> None:
-    trapped = parse_position("WSS/.SS/..S.S../..S..../SS...../.../... w")
+    trapped = parse_position("WSS/.SS/..SSS../..S.S../......./.../... w")
     assert [m.text() for m in trapped.legal_moves()] == ["c7-c6"]
     after = trapped.play(parse_move("c7-c6")).play(parse_move("d7-c7"))
     assert after.result == "sheep" and "wolves have no legal move" in after.reason

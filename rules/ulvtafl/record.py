@@ -56,7 +56,11 @@ def parse_options_line(line: str) -> tuple[str, UlvState]:
     """The normalised options line and its start state (ParseError with the column)."""
     text = line.strip()
     if text.startswith("position="):
-        state = parse_position(text[len("position="):])
+        offset = len(line) - len(line.lstrip()) + len("position=")
+        try:
+            state = parse_position(text[len("position="):])
+        except ParseError as exc:
+            raise ParseError(exc.message, column=(exc.column or 1) + offset) from None
         return "position=" + position_text(state), state
     setup, wolves = 20, None
     words = []
@@ -67,7 +71,7 @@ def parse_options_line(line: str) -> tuple[str, UlvState]:
         if eq and key == "setup":
             if value not in ("13", "15", "17", "20"):
                 raise ParseError(f"setup={shown(value)}: expected 13, 15, 17 or 20 (U9)",
-                                 column=col)
+                                 column=col + len("setup="))
             setup = int(value)
         elif eq and key == "wolves":
             wolves = tuple(value.split(","))

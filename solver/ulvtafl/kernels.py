@@ -578,51 +578,85 @@ def settled_child(t: Any, cs: int, cw: int, cside: int, attacker: int, tk: Any, 
 
 
 @njit
-def prune_disproofs(t: Any, attacker: int, tk: Any, tphi: Any, tdelta: Any,
-                    scr: Any) -> int:
-    """Keep only the disproofs that are closed: at an attacker node every move leads to a
-    disproved position or a finished game the attacker has not won; at a defender node some
-    move does. The greatest such set is sound (the defender can stay in it forever or reach
-    such an end), so disproofs that leaned on a repetition on one path (the GHI problem)
-    are reset here. Returns the number of disproofs left."""
+def stamped_add(skeys: Any, sgen: Any, gen_no: int, key: int) -> bool:
+    """Add a key to a set whose slots count only when stamped with `gen_no` (so the set is
+    emptied by changing the stamp, not by clearing it); True when it was new."""
+    mask = skeys.shape[0] - 1
+    i = hslot(key, mask)
+    while True:
+        if sgen[i] != gen_no:
+            sgen[i] = gen_no
+            skeys[i] = key
+            return True
+        if skeys[i] == key:
+            return False
+        i = (i + 1) & mask
+
+
+@njit
+def check_disproof(t: Any, root: int, attacker: int, tk: Any, tphi: Any, tdelta: Any,
+                   skeys: Any, sgen: Any, gen_no: int, parent: Any, nodes: Any, scr: Any,
+                   work: Any) -> int:
+    """Check that the table's disproof of `root` is closed: from every position of it, at
+    an attacker node every move leads to a disproved position or a finished game the
+    attacker has not won, and at a defender node some move does. Such a set is sound (the
+    defender can stay in it forever or reach such an end), so a disproof that leaned on a
+    repetition on one path (the GHI problem) or lost an entry of the table is caught. Every
+    failing position and the path from the root to it are reset to unknown, so the search
+    looks there again. Each position visited counts in work[0] (the search's node count).
+    Returns 1 (closed), 0 (failed and reset) or -2 (larger than the buffers)."""
     os_ = np.zeros(CAP, dtype=np.int64)
     ow = np.zeros(CAP, dtype=np.int64)
     oi = np.zeros(CAP, dtype=np.int64)
-    changed = True
-    left = 0
-    while changed:
-        changed = False
-        left = 0
-        for slot in range(tk.shape[0]):
-            key = tk[slot]
-            if key == -1:
-                continue
-            side = key_side(key)
-            disproved = tphi[slot] == INF if side == attacker else tdelta[slot] == INF
-            if not disproved:
-                continue
-            s = key_sheep(key)
-            w = key_wolves(key)
-            n = gen(t, s, w, side, os_, ow, oi, scr)
-            ok = side == attacker
-            if n <= 0:
+    limit = nodes.shape[0]
+    fails = np.empty(4096, dtype=np.int64)
+    nfail = 0
+    stamped_add(skeys, sgen, gen_no, root)
+    nodes[0] = root
+    parent[0] = -1
+    count = 1
+    head = 0
+    while head < count and nfail < 4096:
+        me = head
+        key = nodes[me]
+        head += 1
+        work[0] += 1
+        s = key_sheep(key)
+        w = key_wolves(key)
+        side = key_side(key)
+        n = gen(t, s, w, side, os_, ow, oi, scr)
+        ok = side == attacker and n > 0
+        for i in range(max(n, 0)):
+            cs = os_[i]
+            cw = ow[i]
+            cside = 1 - side
+            safe = settled_child(t, cs, cw, cside, attacker, tk, tphi, tdelta, False)
+            if side == attacker and not safe:
                 ok = False
-            for i in range(max(n, 0)):
-                safe = settled_child(t, os_[i], ow[i], 1 - side, attacker, tk, tphi, tdelta,
-                                     False)
-                if side == attacker and not safe:
-                    ok = False
-                    break
-                if side != attacker and safe:
-                    ok = True
-                    break
-            if ok:
-                left += 1
-            else:
+                break
+            if safe and status(t, cs, cw, cside) == ONGOING:
+                ck = make_key(cs, cw, cside)
+                if stamped_add(skeys, sgen, gen_no, ck):
+                    if count >= limit:
+                        return -2
+                    nodes[count] = ck
+                    parent[count] = me
+                    count += 1
+            if side != attacker and safe:
+                ok = True
+                break
+        if not ok:
+            fails[nfail] = me
+            nfail += 1
+    for f in range(nfail):
+        j = fails[f]
+        while j >= 0:
+            slot = tt_find(tk, nodes[j])
+            if slot >= 0:
                 tphi[slot] = 1
                 tdelta[slot] = 1
-                changed = True
-    return left
+            j = parent[j]
+    return 0 if nfail > 0 else 1
 
 
 @njit

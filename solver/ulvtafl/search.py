@@ -178,7 +178,7 @@ class ProofSearch:
     """df-pn for "the attacker can force a won end" from a root, resumable in chunks.
 
     Proofs are sound by construction (a repetition never proves anything); a disproof is
-    accepted only after `prune_disproofs` has kept it in a closed set. With `forward_only`
+    accepted only after `check_disproof` has found it closed. With `forward_only`
     (sheep attacker only) the sheep never step sideways: the game is acyclic and much
     smaller, a proof there is a proof of the real game, and a disproof means nothing (the
     outcome then reads "failed")."""
@@ -204,7 +204,9 @@ class ProofSearch:
         self.ctr = np.zeros(4, dtype=np.int64)
         self.root = key_of(state.sheep, state.wolves, state.to_move)
         self.verified_disproof = False
-        self.prunes = 0
+        self.checks = 0
+        self._check: tuple[Any, Any, Any, Any] | None = None
+        self.too_large = False
 
     @property
     def nodes(self) -> int:
@@ -220,7 +222,7 @@ class ProofSearch:
 
     def outcome(self) -> str:
         """"proved" (the attacker wins), "disproved" (it cannot), "failed" (a restricted
-        search found no proof), or "open"."""
+        search found no proof), "unverified" (a disproof too large to check), or "open"."""
         phi, delta = self.root_numbers()
         inf = int(k.INF)
         mover_attacks = self.state.to_move == self.attacker
@@ -230,13 +232,15 @@ class ProofSearch:
         if dn == 0 and pn >= inf and self.forward_only:
             return "failed"
         if dn == 0 and pn >= inf:
+            if self.too_large:
+                return "unverified"
             return "disproved" if self.verified_disproof else "open"
         return "open"
 
     def run(self, nodes: int) -> str:
-        """Search about `nodes` more nodes; the outcome so far. A disproof of the root is
-        checked for closure (`prune_disproofs`) before it counts; when the check takes it
-        back, the search goes on within the same budget."""
+        """Search about `nodes` more nodes; the outcome so far. A disproof of the root
+        counts only once `check_disproof` finds it closed; when the check fails, it resets
+        the path to the gap and the search goes on within the same budget."""
         budget = int(self.ctr[0]) + nodes
         s = self.state
         mover_attacks = s.to_move == self.attacker
@@ -250,13 +254,22 @@ class ProofSearch:
             if pn >= int(k.INF) and self.forward_only:
                 break
             if pn >= int(k.INF) and not self.verified_disproof:
-                self.prunes += 1
-                k.prune_disproofs(self.t, self.attacker, self.tk, self.tphi, self.tdelta,
-                                  self.scr)
-                phi, delta = self.root_numbers()
-                pn = phi if mover_attacks else delta
-                self.verified_disproof = pn >= int(k.INF)
+                verdict = self._check_disproof()
+                self.verified_disproof = verdict == 1
+                self.too_large = verdict == -2
         return self.outcome()
+
+    def _check_disproof(self) -> int:
+        if self._check is None:
+            limit = max(1024, min(len(self.tk), 1 << 24))
+            cap = 1 << (2 * limit).bit_length()
+            self._check = (np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int32),
+                           np.zeros(limit, dtype=np.int64), np.zeros(limit, dtype=np.int64))
+        skeys, sgen, parent, nodes = self._check
+        self.checks += 1
+        return int(k.check_disproof(self.t, self.root, self.attacker, self.tk, self.tphi,
+                                    self.tdelta, skeys, sgen, self.checks, parent, nodes,
+                                    self.scr, self.ctr))
 
     def summary(self) -> dict[str, object]:
         """Outcome, nodes, and the root's proof and disproof numbers (how far it got)."""
@@ -278,6 +291,60 @@ class ProofSearch:
         j = int(k.tt_find(self.tk, key_of(sheep, wolves, side)))
         return int(self.twork[j]) if j >= 0 else 0
 
+    def certificate(self, limit: int = 1_000_000) -> dict[str, str] | None:
+        """A proof as a strategy for the attacker: for every attacker-to-move position of
+        the proof (position text), the move to play, chosen so that the strategy has no
+        cycle. Every defender reply leads to a finished attacker win or to a position of
+        the strategy, which `check_certificate` verifies with the reference model alone.
+        None when the table no longer holds the whole proof."""
+        if self.outcome() != "proved":
+            return None
+        from fleece.rules.ulvtafl.notation import position_text
+
+        strategy: dict[int, Move] = {}
+        done: set[int] = set()
+        on_path: set[int] = set()
+
+        def visit(state: UlvState) -> bool:
+            key = state.key
+            if state.is_terminal():
+                return state.result == SIDE[self.attacker]
+            if key in done:
+                return True
+            if key in on_path or len(done) > limit:
+                return False
+            on_path.add(key)
+            ok = False
+            if state.to_move == self.attacker:
+                options = [(self.work(s, w, 1 - state.to_move), m) for m, s, w in
+                           successors(state) if self.settled(s, w, 1 - state.to_move, True)]
+                for _, m in sorted(options, key=lambda x: x[0]):
+                    if visit(_bare(state.play(m))):
+                        strategy[key] = m
+                        ok = True
+                        break
+            else:
+                ok = all(visit(_bare(state.play(m))) for m in state.legal_moves())
+            on_path.discard(key)
+            if ok:
+                done.add(key)
+            return ok
+
+        import sys
+
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 20_000))
+        try:
+            if not visit(_bare(self.state)):
+                return None
+        finally:
+            sys.setrecursionlimit(old)
+        out = {}
+        for key, move in strategy.items():
+            sh, wo, side = _unkey(key)
+            out[position_text(UlvState.create(self.state.rules, sh, wo, side))] = move.text()
+        return out
+
     def proof_size(self, limit: int = 5_000_000) -> int | None:
         """The number of positions of the proof DAG, re-checked against the table; None
         when an entry was lost or the proof is larger than `limit`."""
@@ -289,10 +356,60 @@ class ProofSearch:
         return n if n > 0 else None
 
 
+def _bare(state: UlvState) -> UlvState:
+    """A state without its repetition history."""
+    if not state.history:
+        return state
+    return UlvState.create(state.rules, state.sheep, state.wolves, state.to_move)
+
+
+def check_certificate(root: UlvState, winner: str, strategy: dict[str, str]) -> int:
+    """Verify a proof certificate with the reference model only: from `root`, the winner
+    plays the strategy's move in each of its positions, every reply of the other side is
+    followed, every line ends in a win for `winner` and no line repeats a position (so the
+    win is forced in a finite number of moves, U7). Returns the number of positions
+    checked; ValueError saying what is wrong otherwise."""
+    from fleece.rules.ulvtafl.notation import parse_move, position_text
+
+    side = SIDE.index(winner)
+    verified: set[int] = set()
+    path: set[int] = set()
+    stack: list[tuple[UlvState, list[UlvState] | None]] = [(_bare(root), None)]
+    while stack:
+        state, kids = stack[-1]
+        if kids is None:
+            if state.is_terminal():
+                stack.pop()
+                if state.result != winner:
+                    raise ValueError(f"{position_text(state)}: ends {state.result}")
+                continue
+            if state.key in verified:
+                stack.pop()
+                continue
+            if state.key in path:
+                raise ValueError(f"{position_text(state)}: the strategy repeats a position")
+            path.add(state.key)
+            if state.to_move == side:
+                text = strategy.get(position_text(state))
+                if text is None:
+                    raise ValueError(f"{position_text(state)}: no move in the strategy")
+                kids = [_bare(state.play(parse_move(text)))]
+            else:
+                kids = [_bare(state.play(m)) for m in state.legal_moves()]
+            stack[-1] = (state, kids)
+        if kids:
+            stack.append((kids.pop(), None))
+        else:
+            stack.pop()
+            path.discard(state.key)
+            verified.add(state.key)
+    return len(verified)
+
+
 def mover(state: UlvState) -> str:
     """The name of the side to move."""
     return SIDE[state.to_move]
 
 
-__all__ = ["SHEEP", "WOLVES", "PerftResult", "ProofSearch", "RetroTable", "perft",
-           "perft_counts", "retro_solve"]
+__all__ = ["SHEEP", "WOLVES", "PerftResult", "ProofSearch", "RetroTable", "check_certificate",
+           "perft", "perft_counts", "retro_solve"]

@@ -21,6 +21,8 @@ from fleece.solver.ulvtafl.search import (
 RETRO_LIMIT = 2_000_000  # positions the retrograde method may enumerate by default
 PROBE_NODES = 60_000  # a short proof search first settles easy positions at once
 PROBE_BITS = 18
+CHUNK_MAX = 400_000  # nodes per turn of a search (about a second): progress and timeouts
+CERT_LIMIT = 200_000  # proofs up to this size also come as a strategy (a certificate)
 Progress = Callable[[dict[str, object]], None]
 
 
@@ -32,7 +34,9 @@ class SolveResult:
     "unknown" (the budget ran out first). `distance` is the number of plies to the end with
     optimal play, known from the retrograde method only. `searches` tells, per side, whether
     its win was proved, disproved or left open; `frontier` gives each proof search's nodes
-    and the root's proof and disproof numbers (how far it got)."""
+    and the root's proof and disproof numbers (how far it got). A proved value of a proof
+    search comes with `certificate` (the winner's move in each of its positions of the
+    proof; search.check_certificate verifies it with the reference model), not in JSON."""
 
     value: str
     best_move: str | None
@@ -47,6 +51,7 @@ class SolveResult:
     searches: dict[str, str] = field(default_factory=dict)
     stopped: str | None = None
     frontier: dict[str, dict[str, object]] = field(default_factory=dict)
+    certificate: dict[str, str] | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, object]:
         """A JSON-ready dict."""
@@ -161,13 +166,8 @@ def _proof_search(root: UlvState, text: str, t0: float, used: int, max_nodes: in
             search = busy[turn % len(busy)]
             turn += 1
             step = chunk if max_nodes is None else max(1, min(chunk, max_nodes - total()))
-            c0 = time.perf_counter()
             search.run(step)
-            spent = time.perf_counter() - c0
-            if spent < 0.25:
-                chunk = min(chunk * 2, 5_000_000)
-            elif spent > 1.0:
-                chunk = max(10_000, chunk // 2)
+            chunk = min(chunk * 2, CHUNK_MAX)  # by nodes only: the same budget, the same run
             if progress is not None:
                 progress({"nodes": total(), "seconds": time.perf_counter() - t0,
                           **_named(full, forward)})
@@ -182,10 +182,14 @@ def _proof_search(root: UlvState, text: str, t0: float, used: int, max_nodes: in
     if proved is not None:
         winner = proved.attacker
         best = _proof_move(proved, root, winner)
+        size = proved.proof_size()
+        certificate = proved.certificate() if size is not None and size <= CERT_LIMIT \
+            else None
         return SolveResult(SIDE_NAMES[winner], best.text() if best else None, total(),
-                           seconds, "proof-number", text, proof_size=proved.proof_size(),
+                           seconds, "proof-number", text, proof_size=size,
                            principal_line=_proof_line(proved, root, winner),
-                           searches=named, stopped=None, frontier=frontier)
+                           searches=named, stopped=None, frontier=frontier,
+                           certificate=certificate)
     if all(s.outcome() == "disproved" for s in full.values()):
         keep = full[other]
         best = next((m for m, s, w in successors(root)

@@ -1,0 +1,258 @@
+"""Ulvtafl solver: the compiled generator and perft against the reference model, retrograde
+analysis against an independent value iteration, the proof-number search against the
+retrograde values (U7's reading), hand-analysed positions, and the budget contract."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fleece.rules.ulvtafl.game import (
+    SHEEP,
+    WOLVES,
+    Options,
+    Rules,
+    UlvState,
+    apply_move,
+    generate,
+    initial_state,
+)
+from fleece.rules.ulvtafl.game import perft as model_perft
+from fleece.rules.ulvtafl.geometry import NUM_POINTS, mask, rank_of
+from fleece.rules.ulvtafl.notation import parse_position
+from fleece.solver.ulvtafl import kernels as k
+from fleece.solver.ulvtafl import perft, solve
+from fleece.solver.ulvtafl.search import ProofSearch, retro_solve, tables
+
+TRAPPED = "WSS/.SS/..SSS../..S.S../......./.../... w"
+CHAIN = ".../.../S..S.../..S.S../SSWS.SS/.S./... w"
+DRAW = ".SS/S.S/.S..SSW/S.S...S/......./.../... w"
+
+
+def _random_board(rng: random.Random, lo: int = 9, hi: int = 20) -> tuple[Rules, int, int, int]:
+    rules = Rules(orthogonal=rng.random() < 0.2, wolf_diagonal_captures_only=rng.random() < 0.3,
+                  sheep_orthogonal=rng.random() < 0.3)
+    nw = rng.choice([1, 2])
+    pts = rng.sample(range(NUM_POINTS), rng.randint(lo, hi) + nw)
+    return rules, mask(pts[nw:]), mask(pts[:nw]), rng.choice([WOLVES, SHEEP])
+
+
+@given(seed=st.integers(0, 10**9))
+def test_u10_compiled_moves_and_end_checks_match_the_model(seed: int) -> None:
+    rules, sheep, wolves, side = _random_board(random.Random(seed))
+    ours = sorted(apply_move(sheep, wolves, m) for m in generate(rules, sheep, wolves, side))
+    out_s, out_w, out_i = k.buffers(1 << 12)
+    n = k.gen(tables(rules), sheep, wolves, side, out_s, out_w, out_i, k.scratch())
+    assert sorted(zip(out_s[:n].tolist(), out_w[:n].tolist(), strict=True)) == ours
+    state = UlvState.create(rules, sheep, wolves, side)
+    code = int(k.status(tables(rules), sheep, wolves, side))
+    assert code == {None: k.ONGOING, "wolves": k.WOLVES_WON, "sheep": k.SHEEP_WON}[state.result]
+
+
+@pytest.mark.parametrize("setup", [13, 15, 17, 20])
+def test_u10_compiled_perft_matches_the_model(setup: int) -> None:
+    s = initial_state(Options(setup=setup))
+    assert [perft(s, d) for d in range(1, 5)] == [model_perft(s, d) for d in range(1, 5)]
+
+
+def test_u10_u7_perft_with_repetitions_matches_the_model() -> None:
+    """From a sparse position repetitions come within 4 plies; both count them as ends."""
+    s = parse_position("..W/.../......./......./..S..SS/SSS/SSS w")
+    assert [perft(s, d) for d in range(1, 6)] == [model_perft(s, d) for d in range(1, 6)]
+    off = parse_position("..W/.../......./......./..S..SS/SSS/SSS w no-repetition-draw")
+    assert perft(off, 5) == model_perft(off, 5) > perft(s, 5)
+
+
+def test_u10_perft_of_the_start_is_6_78() -> None:
+    s = initial_state(Options())
+    assert [perft(s, 1), perft(s, 2)] == [6, 78]
+
+
+# ---- retrograde analysis against an independent value iteration --------------------------
+
+
+def _value_iteration(root: UlvState) -> dict[tuple[int, int, int], tuple[str, int]]:
+    """Values (winner, plies) of every position reachable from `root`, by rounds of plain
+    iteration with the reference model (no shared code with the kernels): round r settles
+    the positions whose value is decided at distance r (a win as soon as one move reaches a
+    loss of the opponent; a loss once every move reaches a win of the opponent)."""
+    seen: dict[tuple[int, int, int], UlvState] = {}
+    todo = [root]
+    while todo:
+        s = todo.pop()
+        key = (s.sheep, s.wolves, s.to_move)
+        if key in seen:
+            continue
+        seen[key] = s
+        if not s.is_terminal():
+            for m in s.legal_moves():
+                nxt = s.play(m)
+                todo.append(UlvState.create(s.rules, nxt.sheep, nxt.wolves, nxt.to_move))
+    value: dict[tuple[int, int, int], tuple[str, int]] = {}
+    for key, s in seen.items():
+        if s.result in ("wolves", "sheep"):
+            value[key] = (s.result, 0)
+    kids = {key: [(b[0], b[1], 1 - s.to_move) for b in
+                  (apply_move(s.sheep, s.wolves, m) for m in s.legal_moves())]
+            for key, s in seen.items() if key not in value}
+    rounds = 0
+    while True:  # round r fixes exactly the positions at distance r
+        rounds += 1
+        new: dict[tuple[int, int, int], tuple[str, int]] = {}
+        for key, children in kids.items():
+            if key in value:
+                continue
+            me = ("wolves", "sheep")[key[2]]
+            known = [value.get(c) for c in children]
+            if any(v is not None and v[0] == me for v in known):
+                new[key] = (me, rounds)
+            elif all(v is not None for v in known):
+                new[key] = (known[0][0], rounds)  # type: ignore[index]
+        if not new:
+            break
+        value.update(new)
+    return value
+
+
+def _small_position(seed: int, limit: int) -> UlvState | None:
+    """A random unfinished position whose reachable set has at most `limit` positions."""
+    rng = random.Random(seed)
+    for _ in range(40):
+        pts = [p for p in range(NUM_POINTS) if rank_of(p) >= rng.choice([4, 5, 5])]
+        n = rng.choice([9, 10])
+        if len(pts) < n + 1:
+            continue
+        chosen = rng.sample(pts, n + 1)
+        s = UlvState.create(Rules(), mask(chosen[1:]), mask(chosen[:1]), rng.choice([0, 1]))
+        if not s.is_terminal():
+            table = retro_solve(s, limit)
+            if table is not None:
+                return s
+    return None
+
+
+@given(seed=st.integers(0, 10**9))
+def test_u7_retrograde_values_and_distances_match_value_iteration(seed: int) -> None:
+    """Every reachable position: the same winner (or draw) and the same distance."""
+    root = _small_position(seed, 3000)
+    if root is None:
+        return
+    table = retro_solve(root, 3000)
+    assert table is not None
+    expected = _value_iteration(root)
+    for i in range(table.size):
+        key = int(table.keys[i])
+        s, w, side = int(k.key_sheep(key)), int(k.key_wolves(key)), int(k.key_side(key))
+        got = table.lookup(s, w, side)
+        want = expected.get((s, w, side), ("draw", -1))
+        assert got == want, (s, w, side)
+
+
+# ---- the proof-number search against the retrograde values ---------------------------------
+
+
+def _agree(root: UlvState, budget: int) -> tuple[str, dict[str, str]]:
+    table = retro_solve(root, 100_000)
+    assert table is not None
+    value = table.value(root)[0]
+    outcomes = {}
+    for attacker, name in ((SHEEP, "sheep"), (WOLVES, "wolves")):
+        search = ProofSearch(root, attacker, 18)
+        outcomes[name] = search.run(budget)
+        if outcomes[name] == "proved":
+            assert value == name
+        if outcomes[name] == "disproved":
+            assert value != name
+    forward = ProofSearch(root, SHEEP, 18, forward_only=True)
+    if forward.run(budget) == "proved":
+        assert value == "sheep"
+    return value, outcomes
+
+
+@given(seed=st.integers(0, 10**9))
+def test_u7_proof_search_agrees_with_retrograde_analysis(seed: int) -> None:
+    """Wherever both methods settle a position they give the same value."""
+    root = _small_position(seed, 100_000)
+    if root is None:
+        return
+    _agree(root, 100_000)
+
+
+def test_u7_proof_search_settles_most_small_positions() -> None:
+    """Not vacuous: on 25 fixed positions the search settles each side's question for at
+    least 80% of them, and sheep wins, wolf wins and draws all appear among them."""
+    settled = total = 0
+    values = set()
+    for seed in range(25):
+        root = _small_position(seed, 100_000)
+        if root is None:
+            continue
+        value, outcomes = _agree(root, 100_000)
+        values.add(value)
+        total += 2
+        settled += sum(o in ("proved", "disproved") for o in outcomes.values())
+    assert total >= 40 and settled >= 0.8 * total
+    assert values == {"sheep", "wolves", "draw"}
+
+
+# ---- hand-analysed positions -----------------------------------------------------------
+
+
+def test_u5_a_wolf_that_cannot_avoid_being_trapped() -> None:
+    """TRAPPED: the wolf's only move is c7-c6; d7-c7 then leaves it without a move, so the
+    sheep win 2 plies from here. Both methods find it."""
+    s = parse_position(TRAPPED)
+    table = retro_solve(s, 3_000_000)
+    assert table is not None and table.value(s) == ("sheep", 2)
+    result = solve(s, retro_limit=0)
+    assert result.value == "sheep" and result.best_move == "c7-c6"
+    assert result.principal_line == ("c7-c6", "d7-c7")
+
+
+def test_u5_a_capture_to_eight_sheep_wins_at_once() -> None:
+    """CHAIN: ten sheep and a wolf that must capture; the five-sheep chains leave five, so
+    the wolves win in one ply (the one-sheep capture c3xe1 would not end the game)."""
+    s = parse_position(CHAIN)
+    result = solve(s)
+    assert result.value == "wolves" and result.best_move in ("c3xe3xe5xc5xc3xe1",
+                                                              "c3xc5xe5xe3xc3xe1")
+    assert result.principal_line == (result.best_move,)
+
+
+def test_u7_a_draw_both_methods() -> None:
+    s = parse_position(DRAW)
+    table = retro_solve(s, 2_000_000)
+    assert table is not None and table.value(s) == ("draw", -1)
+    result = solve(s, retro_limit=0, max_nodes=3_000_000, table_bits=22)
+    assert result.value == "draw" and result.searches["sheep"] == "disproved"
+    after = s.play(next(m for m in s.legal_moves() if m.text() == result.best_move))
+    assert table.value(after)[0] == "draw"
+
+
+# ---- the budget contract -----------------------------------------------------------------
+
+
+def test_solve_reports_unknown_when_the_budget_runs_out() -> None:
+    s = initial_state(Options(setup=13))
+    result = solve(s, max_nodes=30_000, table_bits=16)
+    assert result.value == "unknown" and result.best_move is None
+    assert result.stopped == "max-nodes" and result.nodes <= 30_000 + 100
+    data = result.to_json()
+    assert data["value"] == "unknown" and data["distance"] is None and "frontier" in data
+    timed = solve(initial_state(Options()), timeout=0.3, retro_limit=0, table_bits=16)
+    assert timed.value == "unknown" and timed.stopped == "timeout" and timed.seconds < 5
+
+
+def test_solve_of_a_finished_game_is_its_result() -> None:
+    s = parse_position("SSS/SSS/..SSS../......./......./.../.W. w")
+    result = solve(s)
+    assert (result.value, result.distance, result.best_move) == ("sheep", 0, None)
+
+
+def test_solve_json_has_the_documented_keys() -> None:
+    data = solve(parse_position(TRAPPED)).to_json()
+    assert {"value", "best_move", "nodes", "distance"} <= set(data)
+    assert isinstance(data["nodes"], int) and data["value"] in ("sheep", "wolves", "draw")
