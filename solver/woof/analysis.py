@@ -25,6 +25,7 @@ from fleece.rules.woof.cards import Character
 from fleece.rules.woof.evidence import Evidence, Fact, fact_line
 from fleece.solver.core import check_engine
 from fleece.solver.woof.model import Posterior
+from fleece.solver.woof.supply import token_clash
 
 ENGINES = ("fast", "csp", "smt")
 DOG_NOTE = "the Dog's second target is an assumption (default shepherd; --dog-target)"
@@ -198,11 +199,15 @@ def solve(evidence: Evidence, engine: str = "fast") -> Posterior:
 
 
 def analyse(evidence: Evidence, engine: str = "fast") -> WoofAnalysis:
-    """Solve with one engine; on a contradiction, find a minimal set of contradicting lines."""
+    """Solve with one engine; on a contradiction, find a minimal set of contradicting lines
+    (of the deal, else of the clue tokens: lines that cannot all be laid, W11)."""
     solve, core, certain_fn = _engine(engine)
     post = solve(evidence)
     if not post.consistent:
         return WoofAnalysis(evidence, engine, post, tuple(core(evidence)))
+    clash = token_clash(evidence)
+    if clash:
+        return WoofAnalysis(evidence, engine, Posterior(post.seats, {}, Fraction(0)), clash)
     certain = certain_fn(evidence) if certain_fn is not None else post.certain()
     sug: Suggestion | None = None
     note: str | None = None
