@@ -1,0 +1,233 @@
+"""The ASGI app: routes of every game's pages and their JSON twins, security headers, a host
+check, and the worker pool's lifetime. `create_app(config)` builds it; `serve(config)` runs it
+under uvicorn (what `fleece serve` calls)."""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from importlib import resources
+
+from jinja2 import DictLoader, Environment, StrictUndefined, select_autoescape
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from fleece.web import cards, mutton, puzzles, ulvtafl, woof
+from fleece.web.common import Site, cli_json, json_error, page, site
+from fleece.web.pool import WorkerPool, default_size
+
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"cross-origin-resource-policy", b"same-origin"),
+]
+STATIC_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+                ".svg": "image/svg+xml", ".png": "image/png"}
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1", "[::1]")
+
+
+@dataclass(frozen=True)
+class Config:
+    """How the app runs: where it listens, the per-request time budget (seconds) and the
+    number of worker processes."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    budget: float = 20.0
+    workers: int = field(default_factory=default_size)
+
+
+def is_loopback(host: str) -> bool:
+    """True for localhost and loopback addresses (the only hosts served without a warning)."""
+    if host.strip("[]") in ("localhost", "::1"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+class Guard:
+    """ASGI middleware: every response gets the security headers; on a loopback server a
+    request whose Host header is not a loopback name is refused (so a web page elsewhere
+    cannot reach the app through DNS rebinding)."""
+
+    def __init__(self, app: ASGIApp, host: str) -> None:
+        self.app = app
+        self.check_host = is_loopback(host)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if self.check_host and not self._host_ok(scope):
+            response = PlainTextResponse("unknown host: this server answers localhost only\n",
+                                         status_code=400)
+            await response(scope, receive, self._with_headers(send))
+            return
+        await self.app(scope, receive, self._with_headers(send))
+
+    @staticmethod
+    def _host_ok(scope: Scope) -> bool:
+        host = ""
+        for k, v in scope.get("headers", []):
+            if k == b"host":
+                host = v.decode("latin-1")
+        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+        return name in LOOPBACK_NAMES or (name != "" and is_loopback(name))
+
+    @staticmethod
+    def _with_headers(send: Send) -> Send:
+        async def wrapped(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                names = {k.lower() for k, _ in headers}
+                headers += [(k, v) for k, v in SECURITY_HEADERS if k not in names]
+                if b"cache-control" not in names:
+                    headers.append((b"cache-control", b"no-store"))
+                message["headers"] = headers
+            await send(message)
+
+        return wrapped
+
+
+def _package_files(folder: str, suffixes: tuple[str, ...]) -> dict[str, bytes]:
+    """Every file of a folder of fleece.web (templates, static), read once at start."""
+    root = resources.files("fleece.web").joinpath(folder)
+    return {p.name: p.read_bytes() for p in root.iterdir()
+            if p.is_file() and p.name.endswith(suffixes)}
+
+
+def _environment() -> Environment:
+    templates = {name: data.decode("utf-8")
+                 for name, data in _package_files("templates", (".html",)).items()}
+    env = Environment(loader=DictLoader(templates), autoescape=select_autoescape(["html"]),
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.policies["json.dumps_kwargs"] = {"sort_keys": False}  # show JSON in the CLI's order
+    return env
+
+
+def _examples() -> dict[str, str]:
+    """The bundled example inputs the pages offer (when the package carries them)."""
+    out: dict[str, str] = {}
+    names = {"mutton": ("mutton", "helppage.txt"), "mutton-typo": ("mutton", "typo.txt"),
+             "woof": ("woof", "rulebook5.txt"), "woof-contradiction": ("woof",
+                                                                       "contradiction.txt")}
+    root = resources.files("fleece").joinpath("examples")
+    for key, (game, name) in names.items():
+        with contextlib.suppress(OSError):
+            out[key] = root.joinpath(game, name).read_text(encoding="utf-8")
+    return out
+
+
+async def index(request: Request) -> Response:
+    """The home page: one link per game."""
+    return page(request, "index.html")
+
+
+async def static(request: Request) -> Response:
+    """A file of web/static, from memory."""
+    name = request.path_params["name"]
+    found = site(request).static.get(name)
+    if found is None:
+        return PlainTextResponse("not found\n", status_code=404)
+    data, kind = found
+    return Response(data, media_type=kind, headers={"cache-control": "max-age=300"})
+
+
+async def api_index(request: Request) -> Response:
+    """The list of JSON endpoints."""
+    return cli_json({"endpoints": [
+        {"method": ", ".join(sorted(r.methods or ())), "path": r.path,
+         "does": (r.endpoint.__doc__ or "").strip().splitlines()[0]}
+        for r in request.app.routes if isinstance(r, Route) and r.path.startswith("/api/")]})
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    """404 and 405 as one line (JSON under /api, a page elsewhere)."""
+    status = getattr(exc, "status_code", 404)
+    message = "no such page" if status == 404 else "method not allowed here"
+    if request.url.path.startswith("/api/"):
+        return json_error(message, status)
+    return page(request, "error.html", status, title="Not found" if status == 404 else
+                "Not allowed", message=message, code=status)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    """An unexpected error in the web process: one line, no traceback in the answer."""
+    message = f"internal error: {type(exc).__name__}"
+    if request.url.path.startswith("/api/"):
+        return json_error(message, 500)
+    return PlainTextResponse(message + "\n", status_code=500)
+
+
+def routes() -> list[BaseRoute]:
+    """Every page and API route."""
+    return [Route("/", index), Route("/static/{name}", static), Route("/api", api_index),
+            *mutton.routes(), *puzzles.routes(), *woof.routes(), *ulvtafl.routes(),
+            *cards.routes()]
+
+
+def create_app(config: Config | None = None) -> Starlette:
+    """The app; its worker pool starts with the app's lifespan (uvicorn, or a TestClient used
+    as a context manager)."""
+    cfg = config or Config()
+    statics = {name: (data, STATIC_TYPES.get(name[name.rfind("."):], "text/plain"))
+               for name, data in _package_files("static", tuple(STATIC_TYPES)).items()}
+    pool = WorkerPool(cfg.workers)
+    the_site = Site(env=_environment(), pool=pool, budget=cfg.budget, static=statics,
+                    puzzles=puzzles.load_packs(), examples=_examples())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await pool.start()
+        try:
+            yield
+        finally:
+            await pool.close()
+
+    app = Starlette(routes=routes(), lifespan=lifespan,
+                    exception_handlers={404: not_found, 405: not_found,
+                                        Exception: server_error})
+    app.state.site = the_site
+    app.state.config = cfg
+    app.add_middleware(Guard, host=cfg.host)
+    return app
+
+
+def serve(config: Config, *, open_browser: bool = False) -> int:
+    """Run the app under uvicorn until Ctrl-C (what `fleece serve` does)."""
+    import uvicorn
+
+    if not is_loopback(config.host):
+        sys.stderr.write(f"fleece serve: warning: listening on {config.host}, not only this "
+                         "computer: anyone who can reach it may use the app\n")
+    url_host = "127.0.0.1" if config.host in ("0.0.0.0", "::") else config.host
+    if ":" in url_host:
+        url_host = f"[{url_host}]"
+    url = f"http://{url_host}:{config.port}/"
+    app = create_app(config)
+    server = uvicorn.Server(uvicorn.Config(app, host=config.host, port=config.port,
+                                           log_level="warning", access_log=False,
+                                           server_header=False, lifespan="on"))
+    sys.stderr.write(f"fleece serve: {url} (budget {config.budget:g} s a request, "
+                     f"{config.workers} workers; Ctrl-C stops)\n")
+    if open_browser:
+        import threading
+        import webbrowser
+
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    server.run()
+    return 0
+

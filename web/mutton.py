@@ -1,0 +1,86 @@
+"""Mutton's page (paste a chart, see the shaded board, the table, certain facts and advice) and
+its JSON twin `POST /api/mutton/solve`, which returns exactly what `fleece mutton solve --json`
+prints. Fields (JSON or form): chart (the paste, a record or JSON; required), wolves,
+no_reveal, escaped, dictionary (the word list itself), passed, engine."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from fleece.web import jobs
+from fleece.web.common import api, cli_json, form_fields, html, json_fields, page, run_job, site
+from fleece.web.fields import BadRequest, Fields
+from fleece.web.pool import BadJobInput
+
+ENGINES = ("fast", "csp", "smt")
+_LOCATED = re.compile(r"^(\w+), line (\d+)(?:, column (\d+))?: ")
+
+
+def options(f: Fields) -> dict[str, Any]:
+    """The solve options of a request, as `fleece mutton solve` takes them."""
+    opts = {"chart": f.text("chart", required=True), "wolves": f.whole("wolves", 0),
+            "no_reveal": f.flag("no_reveal"), "escaped": f.text("escaped", limit=200) or "",
+            "dictionary": f.text("dictionary") or None, "passed": f.flag("passed"),
+            "engine": f.text("engine", limit=40) or "fast"}
+    f.check_known()
+    return opts
+
+
+def form_defaults(f: Fields | None = None) -> dict[str, Any]:
+    """The form's values as submitted (or the defaults), to show the form again."""
+    d = f.data if f is not None else {}
+    return {"chart": str(d.get("chart", "")), "wolves": str(d.get("wolves", "4")),
+            "no_reveal": "no_reveal" in d, "escaped": str(d.get("escaped", "")),
+            "dictionary": str(d.get("dictionary", "")), "passed": "passed" in d,
+            "engine": str(d.get("engine", "fast"))}
+
+
+def marked_error(text: str, message: str, field: str) -> list[dict[str, Any]] | None:
+    """The pasted text with the error's line and column marked, when the error names them."""
+    m = _LOCATED.match(message)
+    if m is None or m.group(1) != field:
+        return None
+    column = int(m.group(3)) if m.group(3) else None
+    return jobs.mark_error(text, int(m.group(2)), column, message[m.end():])
+
+
+@html
+async def mutton_page(request: Request) -> Response:
+    """The Mutton page: the form (filled with an example when asked), and a result."""
+    form = form_defaults()
+    example = request.query_params.get("example", "")
+    if example in ("mutton", "mutton-typo"):
+        form["chart"] = site(request).examples.get(example, "")
+    if request.method == "GET":
+        return page(request, "mutton.html", form=form, result=None, error=None, marked=None,
+                    engines=ENGINES)
+    f = await form_fields(request)
+    form = form_defaults(f)
+    try:
+        opts = options(f)
+        result = await run_job(request, jobs.mutton_solve, opts)
+    except (BadRequest, BadJobInput) as exc:
+        status = exc.status if isinstance(exc, BadRequest) else 400
+        return page(request, "mutton.html", status, form=form, result=None, error=str(exc),
+                    marked=marked_error(form["chart"], str(exc), "chart"), engines=ENGINES)
+    return page(request, "mutton.html", form=form, result=result["view"],
+                data=result["json"], error=None, marked=None, engines=ENGINES)
+
+
+@api
+async def api_solve(request: Request) -> Response:
+    """Solve a Mutton chart: what `fleece mutton solve --json` prints."""
+    opts = options(await json_fields(request))
+    result = await run_job(request, jobs.mutton_solve, opts)
+    return cli_json(result["json"])
+
+
+def routes() -> list[BaseRoute]:
+    """Mutton's routes."""
+    return [Route("/mutton", mutton_page, methods=["GET", "POST"]),
+            Route("/api/mutton/solve", api_solve, methods=["POST"])]

@@ -1,0 +1,41 @@
+"""Imported once by the worker pool's fork server (web.pool): the job functions and every
+library they call, with the Ulvtafl kernels compiled by one tiny solve, so that each worker
+forked from the server starts warm instead of spending a second or more on imports and JIT
+loading in the middle of someone's request."""
+
+from __future__ import annotations
+
+import contextlib
+
+import fleece.commands.cards
+import fleece.commands.mutton
+import fleece.commands.ulvtafl
+import fleece.rules.mutton.options
+import fleece.rules.ulvtafl.summary
+import fleece.rules.woof.evidence
+import fleece.solver.cards.concentration
+import fleece.solver.cards.war
+import fleece.solver.cards.war_mc
+import fleece.solver.mutton
+import fleece.solver.mutton.analysis
+import fleece.solver.mutton.puzzle.check
+import fleece.solver.mutton.puzzle.formats
+import fleece.solver.woof
+import fleece.solver.woof.fast
+import fleece.solver.woof.puzzle.check
+import fleece.solver.woof.puzzle.formats
+import fleece.web.jobs  # noqa: F401  (the imports are the point)
+
+
+def warm_up() -> None:
+    """Run each compiled kernel once (numba loads or compiles it on the first call)."""
+    from fleece.rules.ulvtafl.game import Options, initial_state
+    from fleece.solver.ulvtafl import perft_counts, solve
+
+    state = initial_state(Options(setup=20))
+    with contextlib.suppress(Exception):  # a failed warm-up only costs time later
+        perft_counts(state, 1)
+        solve(state, max_nodes=1)
+
+
+warm_up()
