@@ -110,3 +110,28 @@ def puzzle_check(args: argparse.Namespace) -> int:
     else:
         echo("\n".join(verdict.lines))
     return EXIT_OK if verdict.ok else EXIT_RESULT
+
+
+def verify_options(parser: Parser) -> None:
+    """Woof!!'s own options of `fleece verify`: the Dog's second target under test (W2's
+    labelled assumption) and the random cross-check's seed and number of rounds."""
+    from fleece.commands.base import choice
+
+    parser.add_argument("--dog-target", type=choice("shepherd", "sheep", "hunter", "wolf", "dog"),
+                        default="shepherd", metavar="CHARACTER",
+                        help="the Dog's second target under test (W2 names none; default "
+                             "shepherd, as the model assumes)")
+    parser.add_argument("--seed", type=int_in(0, 10**9), default=1,
+                        help="seed of the random cross-check and records")
+    parser.add_argument("--rounds", type=int_in(1, 100_000), default=None,
+                        help="random rounds of the cross-check (default 12 with --quick, else "
+                             "150)")
+
+
+def verify_config(args: argparse.Namespace, package: object) -> object:
+    """The verification config of the options (`package` is fleece.verify.woof)."""
+    from fleece.rules.woof.cards import Character
+
+    config = vars(package)["VerifyConfig"]
+    return config(quick=args.quick, dog_target=Character(args.dog_target), seed=args.seed,
+                  rounds=args.rounds)
