@@ -363,7 +363,7 @@ def test_cli_verify_quick_writes_reports_and_refuses_to_clobber(tmp_path: Path) 
         f"verify.{k}" for k, _ in mutton.SECTIONS}
     cli = [sys.executable, "-m", "fleece", "verify"]
     for args in (["--quick", "--report", str(rep), "--junit", str(junit)], ["--size", "9"],
-                 ["--game", "woof"]):
+                 ["--game", "woof", "--dog-target", "cat"]):
         done = subprocess.run(cli + args, capture_output=True, text=True, timeout=60)
         assert done.returncode == 2, done.stderr
         assert done.stderr.startswith("fleece: error: ") and done.stderr.count("\n") == 1
