@@ -57,7 +57,7 @@ GAMES: tuple[GameEntry, ...] = (
         games=("fleece.rules.woof.protocol:WOOF",),
         commands="fleece.commands.woof",
         solver="fleece.solver.woof",
-        verify=None,
+        verify="fleece.verify.woof",
         engines=("fast", "csp", "smt"),
     ),
     GameEntry(
