@@ -1,0 +1,690 @@
+"""`fleece serve`'s app through an HTTP test client: every page and every JSON endpoint with
+good and bad input.
+
+The JSON twins must return exactly what the command line's `--json` prints, so each is
+compared byte for byte with the command run in this process (tests/clirun.py) on the same
+input; bad input must be a 400 with the one-line message the command prints for the same text
+(the command reads a file named after the form field, as the app names it). Pages are checked
+for what they must show (the counts, the certain wolf, the marked lines), for escaping of
+every user string, and for the security headers.
+"""
+
+from __future__ import annotations
+
+import builtins
+import io
+import json
+import os
+import re
+from collections.abc import Iterator
+from html import unescape
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clirun import invoke
+from starlette.testclient import TestClient
+
+from fleece.web.app import CSP, Config, create_app
+from fleece.web.fields import MAX_BODY
+
+ROOT = Path(__file__).resolve().parent.parent
+EX = ROOT / "examples"
+HELPPAGE = (EX / "mutton" / "helppage.txt").read_text(encoding="utf-8")
+TYPO = (EX / "mutton" / "typo.txt").read_text(encoding="utf-8")
+RULEBOOK5 = (EX / "woof" / "rulebook5.txt").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    """One app (two workers) for the module; the budget is generous for z3 on a slow CI."""
+    app = create_app(Config(workers=2, budget=60.0))
+    with TestClient(app, base_url="http://localhost") as c:
+        yield c
+
+
+def cli_stdout(args: list[str], expect: int = 0) -> str:
+    """What `fleece ARGS` prints on standard output (its exit status checked)."""
+    r = invoke(args)
+    assert r.exit_code == expect, r.output
+    return r.stdout
+
+
+def cli_error(args: list[str], tmp_path: Path, name: str, text: str,
+              monkeypatch: pytest.MonkeyPatch) -> str:
+    """The one-line error `fleece ARGS` prints for `text` read from a file called `name`
+    (the field's name), without the `fleece: error: ` prefix."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    r = invoke([a if a != "FILE" else name for a in args])
+    assert r.exit_code == 2, r.output
+    assert r.stdout == ""
+    line = r.stderr.rstrip("\n")
+    assert "\n" not in line and line.startswith("fleece: error: ")
+    return line[len("fleece: error: "):]
+
+
+def api_error(client: TestClient, path: str, body: dict[str, Any], status: int = 400) -> str:
+    r = client.post(path, json=body)
+    assert r.status_code == status, r.text
+    data = r.json()
+    assert list(data) == ["error"]
+    assert "\n" not in data["error"]
+    message: str = data["error"]
+    return message
+
+
+# ---- Mutton -------------------------------------------------------------------------------
+
+MUTTON_CASES = [
+    ("helppage", {"chart": HELPPAGE}, ["examples/mutton/helppage.txt"], 0),
+    ("typo", {"chart": TYPO}, ["examples/mutton/typo.txt"], 1),
+    ("record", {"chart": (EX / "mutton" / "wolf-pass.rec").read_text(encoding="utf-8")},
+     ["examples/mutton/wolf-pass.rec"], 0),
+    ("json", {"chart": (EX / "mutton" / "no-reveal.json").read_text(encoding="utf-8")},
+     ["examples/mutton/no-reveal.json"], 0),
+    ("options", {"chart": HELPPAGE, "wolves": 5, "engine": "csp", "escaped": ""},
+     ["examples/mutton/helppage.txt", "--wolves", "5", "--engine", "csp"], 0),
+    ("dictionary", {"chart": HELPPAGE,
+                    "dictionary": (EX / "mutton" / "words.txt").read_text(encoding="utf-8")},
+     ["examples/mutton/helppage.txt", "--dictionary", "examples/mutton/words.txt"], 0),
+    ("no-reveal", {"chart": HELPPAGE, "no_reveal": True},
+     ["examples/mutton/helppage.txt", "--no-reveal"], 0),
+]
+
+
+@pytest.mark.parametrize("name,body,args,status", MUTTON_CASES,
+                         ids=[c[0] for c in MUTTON_CASES])
+def test_mutton_api_is_the_cli_json(client: TestClient, name: str, body: dict[str, Any],
+                                    args: list[str], status: int,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """POST /api/mutton/solve returns `fleece mutton solve --json`'s output byte for byte
+    (an inconsistent chart is a result: 200 here, exit status 1 there)."""
+    monkeypatch.chdir(ROOT)
+    expected = cli_stdout(["mutton", "solve", *args, "--json"], expect=status)
+    r = client.post("/api/mutton/solve", json=body)
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("application/json")
+    assert r.text == expected
+
+
+def test_mutton_api_helppage_values(client: TestClient) -> None:
+    """The help page's chart (README): 219 wolf sets of 4, C certainly a wolf."""
+    data = client.post("/api/mutton/solve", json={"chart": HELPPAGE}).json()
+    assert data["count"] == 219
+    assert "C" in data["certain_wolves"]
+    assert data["fractions"]["C"] == "1/1"
+
+
+BAD_CHARTS = [
+    "Sheep   : A B C D\nRound  1:   Q\n",
+    "Sheep   : A B C x E F\nRound  1:  x +\n",
+    "<script>alert('x')</script>\n",
+    "Sheep   : A B C D E F G H\nRound  1:       x   +\nRound  1:   +   x\n",
+]
+
+
+@pytest.mark.parametrize("text", BAD_CHARTS)
+def test_mutton_bad_chart_is_400_with_the_cli_message(client: TestClient, text: str,
+                                                       tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    expected = cli_error(["mutton", "solve", "FILE"], tmp_path, "chart", text, monkeypatch)
+    assert api_error(client, "/api/mutton/solve", {"chart": text}) == expected
+
+
+@pytest.mark.parametrize("extra,args", [
+    ({"engine": "quantum"}, ["--engine", "quantum"]),
+    ({"escaped": "G,7"}, ["--escaped", "G,7"]),
+    ({"wolves": 40}, ["--wolves", "40"]),
+])
+def test_mutton_bad_option_is_400_with_the_cli_message(client: TestClient,
+                                                        extra: dict[str, Any],
+                                                        args: list[str], tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    expected = cli_error(["mutton", "solve", "FILE", *args], tmp_path, "chart", HELPPAGE,
+                         monkeypatch)
+    assert api_error(client, "/api/mutton/solve", {"chart": HELPPAGE, **extra}) == expected
+
+
+@pytest.mark.parametrize("body,fragment", [
+    ({}, "chart: missing"),
+    ({"chart": 7}, "chart: expected text"),
+    ({"chart": HELPPAGE, "wolves": True}, "wolves: expected a whole number"),
+    ({"chart": HELPPAGE, "wolves": 4.0}, "wolves: expected a whole number"),
+    ({"chart": HELPPAGE, "wolves": -1}, "wolves: -1 is out of range"),
+    ({"chart": HELPPAGE, "wolves": 10**40}, "wolves: a huge number is out of range"),
+    ({"chart": HELPPAGE, "passed": "yes"}, "passed: expected true or false"),
+    ({"chart": HELPPAGE, "wolfs": 4}, "unknown field 'wolfs'"),
+    ({"chart": "x\x00y"}, "chart: contains a NUL character"),
+])
+def test_mutton_api_refuses_bad_fields(client: TestClient, body: dict[str, Any],
+                                       fragment: str) -> None:
+    assert fragment in api_error(client, "/api/mutton/solve", body)
+
+
+@pytest.mark.parametrize("raw,fragment", [
+    (b"{", "invalid JSON: line 1, column 2"),
+    (b"[1, 2]", "the body must be a JSON object"),
+    (b'{"chart": "a", "chart": "b"}', "field 'chart' given twice"),
+    (b"[" * 100_000, "invalid JSON"),
+    (b'{"chart": "a", "wolves": NaN}', "NaN is not a number"),
+    (b'{"wolves": ' + b"9" * 5000 + b"}", "invalid JSON"),
+    (b"\xff\xfe", "not UTF-8"),
+])
+def test_api_refuses_malformed_json(client: TestClient, raw: bytes, fragment: str) -> None:
+    r = client.post("/api/mutton/solve", content=raw,
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 400
+    assert fragment in r.json()["error"]
+
+
+def test_body_and_text_sizes_are_capped(client: TestClient) -> None:
+    r = client.post("/api/mutton/solve", content=b"{" + b" " * (MAX_BODY + 10) + b"}",
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 413
+    assert "too large" in r.json()["error"]
+    r = client.post("/api/woof/solve", json={"evidence": "#" * 150_000})
+    assert r.status_code == 413
+    assert "evidence: too long" in r.json()["error"]
+
+
+def test_mutton_page_shows_board_table_facts_and_advice(client: TestClient) -> None:
+    """The form's result: 219 sets, C a certain wolf with its reason (round 2's runners), the
+    board with one shaded cell per living animal and each hover text's exact fraction."""
+    r = client.post("/mutton", data={"chart": HELPPAGE, "wolves": "4", "engine": "fast"})
+    assert r.status_code == 200
+    html = r.text
+    assert re.search(r'id="count" class="count"><strong>219</strong> consistent wolf sets',
+                     html)
+    certain = re.search(r'<ul id="certain-wolves">(.*?)</ul>', html, re.S)
+    assert certain is not None
+    assert 'data-letter="C"' in certain.group(1)
+    assert "round 2" in certain.group(1).lower()
+    data = client.post("/api/mutton/solve", json={"chart": HELPPAGE}).json()
+    living = [a for a, p in data["probabilities"].items()
+              if a in re.findall(r'data-letter="([A-Z])" data-exact', html)]
+    cells = re.findall(r'<g class="cell animal (\w+)" tabindex="0" role="button" '
+                       r'data-letter="([A-Z])" data-exact="([^"]+)"', html)
+    assert len(cells) == 21  # the help page's board: 26 animals, 5 dead
+    for kind, letter, exact in cells:
+        n, _, d = data["fractions"][letter].partition("/")
+        expected = n if d == "1" else data["fractions"][letter]
+        assert exact == expected
+        assert kind == ("wolf" if exact == "1" else "cleared" if exact == "0" else "open")
+    assert living
+    assert 'id="advice"' in html and "Best single shot" in html
+    shown = re.search(r'<details class="json">.*?<pre>(.*?)</pre>', html, re.S)
+    assert shown is not None
+    assert json.dumps(json.loads(unescape(shown.group(1))), indent=2) + "\n" == \
+        client.post("/api/mutton/solve", json={"chart": HELPPAGE}).text
+
+
+def test_mutton_page_marks_the_contradicting_facts_in_the_paste(client: TestClient) -> None:
+    """The typo chart: the facts of the minimal core are marked where they stand in the
+    pasted text (their rows, their marks in the Sheep row)."""
+    api = client.post("/api/mutton/solve", json={"chart": TYPO}).json()
+    html = client.post("/mutton", data={"chart": TYPO}).text
+    assert 'id="inconsistent"' in html
+    lines = re.findall(r'<span class="line( marked)?(?: error)?"><span class="no">\s*(\d+)'
+                       r'</span> (.*?)\n</span>', html, re.S)
+    marked = {int(no) for m, no, _ in lines if m}
+    text_lines = TYPO.splitlines()
+    for fact in api["core"]:
+        key = fact["key"]
+        if key.startswith("row "):
+            no = next(i for i, t in enumerate(text_lines, 1)
+                      if re.match(rf"Round\s+{key[4:]}:", t))
+            assert no in marked, key
+        elif key.startswith("status "):
+            no = next(i for i, t in enumerate(text_lines, 1) if t.startswith("Sheep"))
+            assert no in marked
+            body = next(b for _, n, b in lines if int(n) == no)
+            assert re.search(rf'<mark title="[^"]*{key[7:]} was[^"]*">', body), key
+
+
+def test_mutton_page_marks_a_parse_error_where_it_is(client: TestClient) -> None:
+    text = "Sheep   : A B C D\nRound  1:   Q\n"
+    r = client.post("/mutton", data={"chart": text})
+    assert r.status_code == 400
+    assert 'class="line marked error"><span class="no">  2</span>' in r.text
+    assert "<mark title=" in r.text
+
+
+def test_user_strings_are_escaped_in_every_page(client: TestClient) -> None:
+    """A chart (or evidence, or a position) holding `<script>` is shown as text."""
+    evil = "<script>alert('owned')</script>"
+    pages = [
+        client.post("/mutton", data={"chart": evil}),
+        client.post("/mutton", data={"chart": HELPPAGE + "\n" + evil}),
+        client.post("/woof", data={"evidence": f"seats 5\n# {evil}\ndeck preset\n"}),
+        client.post("/woof", data={"evidence": evil}),
+        client.post("/woof/result", data={"evidence": evil}),
+        client.post("/ulvtafl", data={"action": "move", "position": evil, "move": "d3-d4"}),
+        client.post("/cards/war", data={"deck": evil}),
+        client.post("/puzzles/woof/easy/001", data={"pick": evil}),
+    ]
+    for i, r in enumerate(pages):
+        assert r.status_code in (200, 400), (i, r.text)
+        assert "<script>alert" not in r.text
+        assert "&lt;script&gt;alert(" in r.text, i
+        assert "<script" not in r.text.replace('<script src="/static/app.js" defer></script>', "")
+
+
+# ---- Woof!! -------------------------------------------------------------------------------
+
+WOOF_CASES = [
+    ("rulebook5", {"evidence": RULEBOOK5}, ["examples/woof/rulebook5.txt"], 0),
+    ("dummy4", {"evidence": (EX / "woof" / "dummy4.txt").read_text(encoding="utf-8"),
+                "me": 3, "dog_target": "wolf"},
+     ["examples/woof/dummy4.txt", "--me", "3", "--dog-target", "wolf"], 0),
+    ("contradiction", {"evidence": (EX / "woof" / "contradiction.txt").read_text("utf-8")},
+     ["examples/woof/contradiction.txt"], 1),
+    ("csp", {"evidence": RULEBOOK5, "engine": "csp"},
+     ["examples/woof/rulebook5.txt", "--engine", "csp"], 0),
+]
+
+
+@pytest.mark.parametrize("name,body,args,status", WOOF_CASES, ids=[c[0] for c in WOOF_CASES])
+def test_woof_api_is_the_cli_json(client: TestClient, name: str, body: dict[str, Any],
+                                  args: list[str], status: int,
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    expected = cli_stdout(["woof", "solve", *args, "--json"], expect=status)
+    r = client.post("/api/woof/solve", json=body)
+    assert r.status_code == 200
+    assert r.text == expected
+
+
+def test_woof_without_a_point_of_view(client: TestClient) -> None:
+    """Evidence with no `me` line: no suggestion; the page and the API still answer (the
+    command reads the same text from standard input)."""
+    text = "seats 5\ndeck sheep*4 dog hunter*2 hunter? shepherd? wolf\nlook 1 2 wolf\n"
+    r = invoke(["woof", "solve", "-", "--json"], stdin=text)
+    assert r.exit_code == 0, r.output
+    assert client.post("/api/woof/solve", json={"evidence": text}).text == r.stdout
+    page = client.post("/woof", data={"evidence": text})
+    assert page.status_code == 200 and 'id="beliefs"' in page.text
+    assert 'id="suggestion"' not in page.text
+
+
+@pytest.mark.parametrize("text,args", [
+    ("seats 9\n", []),
+    ("seats 5\ndeck preset\nlook 1 1 wolf\n", []),
+    ("seats 5\ndeck preset\nhand 2 sheep dragon\n", []),
+    (RULEBOOK5, ["--me", "9"]),
+    (RULEBOOK5, ["--dog-target", "cat"]),
+    (RULEBOOK5, ["--engine", "magic"]),
+])
+def test_woof_bad_input_is_400_with_the_cli_message(client: TestClient, text: str,
+                                                     args: list[str], tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = cli_error(["woof", "solve", "FILE", *args], tmp_path, "evidence", text,
+                         monkeypatch)
+    body: dict[str, Any] = {"evidence": text}
+    for flag, value in zip(args[::2], args[1::2], strict=True):
+        key = flag.lstrip("-").replace("-", "_")
+        body[key] = int(value) if value.isdigit() else value
+    assert api_error(client, "/api/woof/solve", body) == expected
+
+
+def test_woof_page_and_fragment(client: TestClient) -> None:
+    """The page shows the table of exact beliefs; the fragment (what the editor's script
+    asks for) holds the same table; contradicting lines are marked on the text."""
+    page = client.post("/woof", data={"evidence": RULEBOOK5, "engine": "fast"}).text
+    api = client.post("/api/woof/solve", json={"evidence": RULEBOOK5}).json()
+    assert 'id="beliefs"' in page
+    for seat, dist in api["characters"].items():
+        for character, p in dist.items():
+            assert f'title="seat {seat} is {character} with probability ' in page
+            assert p > 0
+    fragment = client.post("/woof/result", data={"evidence": RULEBOOK5}).text
+    assert "<html" not in fragment and 'id="beliefs"' in fragment
+    text = (EX / "woof" / "contradiction.txt").read_text(encoding="utf-8")
+    bad = client.post("/api/woof/solve", json={"evidence": text}).json()["contradiction"]
+    html = client.post("/woof/result", data={"evidence": text}).text
+    marked = {int(n) for n in re.findall(r'class="line marked"><span class="no">\s*(\d+)',
+                                         html)}
+    assert marked == {c["line"] for c in bad}
+
+
+# ---- puzzles ------------------------------------------------------------------------------
+
+
+def _pack_files(game: str) -> list[Path]:
+    return sorted((ROOT / "puzzles" / game).glob("*/[0-9][0-9][0-9].txt"))
+
+
+def test_puzzle_list_and_json_twins(client: TestClient) -> None:
+    listed = client.get("/api/puzzles").json()["puzzles"]
+    files = _pack_files("mutton") + _pack_files("woof")
+    assert len(listed) == len(files) > 0
+    for p in listed:
+        twin = ROOT / "puzzles" / p["game"] / p["grade"] / f"{p['number']}.json"
+        r = client.get(p["api"])
+        assert r.status_code == 200
+        assert r.content == twin.read_bytes()
+    html = client.get("/puzzles").text
+    assert html.count('href="/puzzles/') == len(files)
+
+
+def _answer(path: Path) -> list[str]:
+    sol = path.with_name(path.stem + ".solution.txt").read_text(encoding="utf-8")
+    line = next(x for x in sol.splitlines() if x.startswith("Answer:"))
+    value = line.split(":", 1)[1].strip()
+    return [] if value == "no wolf" else value.split()
+
+
+@pytest.mark.parametrize("game", ["mutton", "woof"])
+def test_puzzle_check_right_and_wrong(client: TestClient, game: str) -> None:
+    for path in _pack_files(game)[::7]:
+        rel = "/".join(path.with_suffix("").parts[-3:])
+        answer = _answer(path)
+        r = client.post(f"/api/puzzles/{rel}/check", json={"answer": answer})
+        assert r.status_code == 200
+        verdict = r.json()
+        assert verdict["correct"] is True
+        steps = [x for x in path.with_name(path.stem + ".solution.txt").read_text(
+            encoding="utf-8").splitlines() if re.match(r"\d+\. ", x)]
+        assert verdict["solution"] == steps
+        if game == "woof" and len(answer) == 1 and not answer[0].isdigit():
+            wrong = ["sheep"] if answer != ["sheep"] else ["wolf"]
+        elif answer:
+            wrong = answer[:-1]
+        else:
+            wrong = ["1"] if game == "woof" else ["B"]
+        assert client.post(f"/api/puzzles/{rel}/check",
+                           json={"answer": wrong}).json()["correct"] is False
+
+
+def test_puzzle_page_pick_check_solution(client: TestClient) -> None:
+    path = ROOT / "puzzles" / "mutton" / "medium" / "003.txt"
+    answer = _answer(path)
+    shown = [a for a in answer if a != "A"]  # A is marked w: counted for the player
+    page = client.get("/puzzles/mutton/medium/003").text
+    assert page.count('name="pick"') == 26
+    r = client.post("/puzzles/mutton/medium/003", data={"pick": shown})
+    assert 'id="right"' in r.text
+    assert r.text.count("<li>") >= 6
+    r = client.post("/puzzles/mutton/medium/003", data={"pick": shown[:-1]})
+    assert 'id="wrong"' in r.text and 'id="steps"' not in r.text
+    r = client.post("/puzzles/mutton/medium/003", data={"show": "on"})
+    assert 'id="steps"' in r.text and "A B X Z" in r.text
+    r = client.post("/puzzles/mutton/medium/003", data={"pick": ["A", "ZZ"]})
+    assert r.status_code == 400
+    assert client.get("/puzzles/mutton/medium/999").status_code == 404
+    assert client.get("/api/puzzles/mutton/medium/999").status_code == 404
+    assert client.get("/puzzles/../../etc/passwd").status_code == 404
+
+
+@pytest.mark.parametrize("rel", ["mutton/easy/001", "woof/easy/001"])
+def test_puzzle_verdict_is_the_cli_check(client: TestClient, rel: str,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    game = rel.split("/")[0]
+    expected = cli_stdout([game, "puzzle", "check", f"puzzles/{rel}.txt", "--json"])
+    r = client.get(f"/api/puzzles/{rel}/verdict")
+    assert r.status_code == 200
+    assert r.text == expected
+
+
+# ---- Ulvtafl ------------------------------------------------------------------------------
+
+TRAPPED = "WSS/.SS/..S.S../..S..../SS...../.../... w"
+
+
+@pytest.mark.parametrize("body,args", [
+    ({}, []),
+    ({"setup": "13"}, ["--setup", "13"]),
+    ({"setup": "17", "wolf": ["c7"], "orthogonal": True},
+     ["--setup", "17", "--wolf", "c7", "--orthogonal"]),
+    ({"position": TRAPPED}, ["--position", TRAPPED]),
+])
+def test_ulvtafl_board_api_is_the_cli_json(client: TestClient, body: dict[str, Any],
+                                           args: list[str]) -> None:
+    expected = cli_stdout(["ulvtafl", "board", *args, "--json"])
+    r = client.post("/api/ulvtafl/board", json=body)
+    assert r.status_code == 200
+    assert r.text == expected
+
+
+def test_ulvtafl_move_api_is_the_board_of_the_new_position(client: TestClient) -> None:
+    start = client.post("/api/ulvtafl/board", json={}).json()
+    move = start["legal_moves"][0]
+    r = client.post("/api/ulvtafl/move", json={"move": move})
+    assert r.status_code == 200
+    after = r.json()
+    assert after["to_move"] == "sheep"
+    assert r.text == cli_stdout(["ulvtafl", "board", "--position", after["position"],
+                                 "--json"])
+    # and the solver answers for the sheep
+    r = client.post("/api/ulvtafl/move", json={"position": after["position"],
+                                               "solver": "sheep", "think": 0.5})
+    assert r.status_code == 200
+    assert r.json()["to_move"] == "wolves"
+
+
+@pytest.mark.parametrize("body,args", [
+    ({"move": "d3-d4"}, ["d3-d4"]),
+    ({"move": "z9-z8"}, ["z9-z8"]),
+])
+def test_ulvtafl_bad_move_is_400_with_the_rules_message(client: TestClient,
+                                                        body: dict[str, Any],
+                                                        args: list[str], tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    """An illegal or malformed move: the message the rules give (as `ulvtafl replay`
+    prints it for the same move, less its line and file)."""
+    message = api_error(client, "/api/ulvtafl/move", body)
+    record = f"setup=20\n{args[0]}\n"
+    cli = cli_error(["ulvtafl", "replay", "FILE"], tmp_path, "move", record, monkeypatch)
+    assert message.removeprefix("move, ") in cli.replace("line 2, ", "")
+
+
+def test_ulvtafl_bad_position_is_400_with_the_cli_message(client: TestClient) -> None:
+    r = invoke(["ulvtafl", "board", "--position", "SSS/xx w", "--json"])
+    assert r.exit_code == 2
+    expected = r.stderr.strip().removeprefix("fleece: error: --position")
+    message = api_error(client, "/api/ulvtafl/board", {"position": "SSS/xx w"})
+    assert message == "position" + expected
+
+
+def _untimed(text: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(text)
+    for key in ("seconds", "nodes", "frontier", "searches", "stopped"):
+        data.pop(key, None)
+    return data
+
+
+def test_ulvtafl_solve_api_is_the_cli_json(client: TestClient) -> None:
+    """The trapped wolf (examples/ulvtafl/trapped.txt): the sheep win in 2 plies; the answer
+    is the command's but for the timing fields."""
+    r = client.post("/api/ulvtafl/solve", json={"position": TRAPPED})
+    assert r.status_code == 200
+    data = r.json()
+    assert data["value"] == "sheep"
+    assert data["best_move"] == "c7-c6"
+    expected = cli_stdout(["ulvtafl", "solve", "--position", TRAPPED, "--timeout", "45",
+                           "--json"])
+    assert _untimed(r.text) == _untimed(expected)
+    assert list(json.loads(r.text)) == list(json.loads(expected))
+
+
+def test_ulvtafl_pages(client: TestClient) -> None:
+    """The board as SVG with all 33 points, the legal moves for the script, a move by form,
+    the solver's reply, and a solve with the best move drawn as an arrow."""
+    html = client.get("/ulvtafl").text
+    assert html.count('data-point="') == 33
+    moves = json.loads(re.search(r"data-moves='([^']*)'", html).group(1))  # type: ignore[union-attr]
+    assert len(moves) == 6 and all(len(m["path"]) == 2 for m in moves)
+    position = re.search(r'name="position" value="([^"]*)"', html).group(1)  # type: ignore[union-attr]
+    r = client.post("/ulvtafl", data={"action": "move", "position": position,
+                                      "move": moves[0]["text"], "solver": "sheep",
+                                      "think": "0.5"})
+    assert r.status_code == 200
+    assert f"Played: {moves[0]['text']}, " in r.text and "the solver played" in r.text
+    assert 'id="to-move">Wolves to move' in r.text
+    r = client.post("/ulvtafl", data={"action": "solve", "position": TRAPPED})
+    assert 'id="best-arrow"' in r.text and 'id="best-move">c7-c6' in r.text
+    r = client.post("/ulvtafl", data={"action": "move", "position": TRAPPED, "move": "c7-b7"})
+    assert r.status_code == 400 and 'class="error"' in r.text
+    assert r.text.count('data-point="') == 33  # the board is still shown
+    r = client.post("/ulvtafl", data={"action": "new", "setup": "15", "solver": "wolves",
+                                      "think": "0.3"})
+    assert r.status_code == 200 and 'id="to-move">Sheep to move' in r.text
+
+
+# ---- cards --------------------------------------------------------------------------------
+
+WAR_CASES = [
+    ({"deck": "pairs:4"}, ["--deck", "pairs:4"]),
+    ({"deck": "pairs:3", "order": "random"}, ["--deck", "pairs:3", "--order", "random"]),
+    ({"deck": "wolf", "samples": 300, "seed": 5, "runout": "last-card"},
+     ["--deck", "wolf", "--samples", "300", "--seed", "5", "--runout", "last-card"]),
+]
+
+
+@pytest.mark.parametrize("body,args", WAR_CASES)
+def test_war_api_is_the_cli_json(client: TestClient, body: dict[str, Any],
+                                 args: list[str]) -> None:
+    expected = cli_stdout(["cards", "war", "analyse", *args, "--json"])
+    r = client.post("/api/cards/war/analyse", json=body)
+    assert r.status_code == 200
+    assert r.text == expected
+
+
+@pytest.mark.parametrize("body,args", [
+    ({"deck": "pairs:6"}, ["--deck", "pairs:6"]),
+    ({"deck": "pairs:4", "players": 2}, ["--deck", "pairs:4", "--players", "2"]),
+])
+def test_concentration_api_is_the_cli_json(client: TestClient, body: dict[str, Any],
+                                           args: list[str]) -> None:
+    expected = cli_stdout(["cards", "concentration", "solve", *args, "--json"])
+    r = client.post("/api/cards/concentration/solve", json=body)
+    assert r.status_code == 200
+    assert r.text == expected
+
+
+@pytest.mark.parametrize("path,body,args", [
+    ("/api/cards/war/analyse", {"deck": "pairs:0"}, ["war", "analyse", "--deck", "pairs:0"]),
+    ("/api/cards/war/analyse", {"deck": "foo*x"}, ["war", "analyse", "--deck", "foo*x"]),
+    ("/api/cards/war/analyse", {"deck": "-x"}, ["war", "analyse", "--deck=-x"]),
+    ("/api/cards/concentration/solve", {"deck": "pairs:40", "max_states": 10},
+     ["concentration", "solve", "--deck", "pairs:40", "--max-states", "10"]),
+    ("/api/cards/concentration/solve", {"deck": "1*3"},
+     ["concentration", "solve", "--deck", "1*3"]),
+])
+def test_cards_bad_input_is_400_with_the_cli_message(client: TestClient, path: str,
+                                                     body: dict[str, Any],
+                                                     args: list[str]) -> None:
+    r = invoke(["cards", *args, "--json"])
+    assert r.exit_code == 2, r.output
+    assert api_error(client, path, body) == r.stderr.strip().removeprefix("fleece: error: ")
+
+
+def test_cards_pages(client: TestClient) -> None:
+    """War: the summary, the JSON and the plot of game lengths (bars summing to the games
+    that ended); Concentration: the exact expected turns."""
+    r = client.post("/cards/war", data={"deck": "pairs:5", "order": "winner-first",
+                                        "runout": "lose", "samples": "", "seed": "1"})
+    assert r.status_code == 200
+    assert 'id="war-result"' in r.text and 'id="lengths"' in r.text
+    bars = [int(n) for n in re.findall(r"battles: (\d+) games</title>", r.text)]
+    ended = int(re.search(r"\); (\d+) ended", r.text).group(1))  # type: ignore[union-attr]
+    assert sum(bars) == ended > 0
+    r = client.post("/cards/concentration", data={"deck": "pairs:6", "players": "1"})
+    assert r.status_code == 200 and "<strong>31748/3465</strong>" in r.text
+    r = client.post("/cards/war", data={"deck": "wolf", "samples": "", "order": "sideways"})
+    assert r.status_code == 400
+    assert "order: 'sideways' is not one of" in unescape(r.text)
+
+
+# ---- the whole app ------------------------------------------------------------------------
+
+PAGES = ["/", "/mutton", "/mutton?example=mutton", "/woof", "/woof?example=woof", "/ulvtafl",
+         "/cards", "/puzzles", "/puzzles/mutton/easy/001", "/puzzles/woof/hard/001", "/api"]
+
+
+def test_every_page_has_the_security_headers(client: TestClient) -> None:
+    for path in [*PAGES, "/static/app.js", "/static/style.css", "/nope", "/api/nope"]:
+        r = client.get(path)
+        assert r.status_code == (404 if "nope" in path else 200), path
+        assert r.headers["content-security-policy"] == CSP
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["x-frame-options"] == "DENY"
+    assert "'unsafe-inline'" not in CSP and "script-src 'self'" in CSP
+    for path in PAGES:
+        html = client.get(path).text
+        assert "<script>" not in html and " style=" not in html and " on" + "click" not in html
+    assert client.get("/api/nope").json() == {"error": "no such page"}
+    assert client.get("/api/mutton/solve").status_code == 405
+
+
+def test_api_index_lists_every_json_endpoint(client: TestClient) -> None:
+    endpoints = {e["path"] for e in client.get("/api").json()["endpoints"]}
+    assert {"/api/mutton/solve", "/api/woof/solve", "/api/ulvtafl/board", "/api/ulvtafl/move",
+            "/api/ulvtafl/solve", "/api/cards/war/analyse", "/api/cards/concentration/solve",
+            "/api/puzzles"} <= endpoints
+
+
+def test_only_localhost_names_are_served(client: TestClient) -> None:
+    """A loopback server refuses other Host headers (DNS rebinding)."""
+    for host in ("localhost", "127.0.0.1:8000", "[::1]:8000", "localhost:1"):
+        assert client.get("/", headers={"host": host}).status_code == 200
+    for host in ("evil.example", "evil.example:8000", "127.0.0.1.evil.example", ""):
+        r = client.get("/", headers={"host": host})
+        assert r.status_code == 400, host
+        assert r.headers["content-security-policy"] == CSP
+
+
+def test_no_request_touches_the_file_system(client: TestClient,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every page and endpoint is answered from memory and the workers: opening a file in
+    the app's process while requests run fails the test."""
+    opened: list[str] = []
+    real_open, real_io_open, real_os_open = builtins.open, io.open, os.open
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        opened.append(str(args[0]) if args else "?")
+        raise AssertionError(f"the app opened {args[:1]}")
+
+    monkeypatch.setattr(builtins, "open", refuse)
+    monkeypatch.setattr(io, "open", refuse)
+    monkeypatch.setattr(os, "open", refuse)
+    try:
+        for path in [*PAGES, "/static/app.js", "/api/puzzles", "/api/puzzles/woof/easy/001"]:
+            assert client.get(path).status_code == 200, path
+        assert client.post("/api/mutton/solve", json={"chart": HELPPAGE}).status_code == 200
+        assert client.post("/mutton", data={"chart": HELPPAGE}).status_code == 200
+        assert client.post("/api/woof/solve", json={"evidence": RULEBOOK5}).status_code == 200
+        assert client.post("/api/ulvtafl/board", json={}).status_code == 200
+        assert client.post("/api/puzzles/mutton/easy/001/check",
+                           json={"answer": ["A"]}).status_code == 200
+    finally:
+        monkeypatch.setattr(builtins, "open", real_open)
+        monkeypatch.setattr(io, "open", real_io_open)
+        monkeypatch.setattr(os, "open", real_os_open)
+    assert opened == []
+
+
+def test_a_request_past_its_budget_is_stopped_and_the_server_goes_on() -> None:
+    """A Monte Carlo War of 10^7 games takes far longer than a 2 s budget: 503 'took too
+    long' (JSON and page) within the budget and a second, and the next requests are answered
+    at once by the replacement worker."""
+    import time
+
+    app = create_app(Config(workers=1, budget=2.0))
+    with TestClient(app, base_url="http://localhost") as c:
+        t0 = time.monotonic()
+        r = c.post("/api/cards/war/analyse", json={"deck": "wolf", "samples": 10**7})
+        took = time.monotonic() - t0
+        assert r.status_code == 503
+        assert r.json() == {"error": "took too long: stopped after the 2 s budget of a request"}
+        assert 2.0 <= took < 3.5
+        r = c.post("/cards/war", data={"deck": "wolf", "samples": str(10**7)})
+        assert r.status_code == 503 and "Took too long" in r.text
+        t0 = time.monotonic()
+        r = c.post("/api/woof/solve", json={"evidence": RULEBOOK5})
+        assert r.status_code == 200 and time.monotonic() - t0 < 2.0
+        assert app.state.site.pool.killed == 2
