@@ -194,17 +194,20 @@ def round_forever(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     rnd = rnd.play(rnd.sample_chance(random.Random(cfg.seed)))
     seen: list[tuple[object, ...]] = [_visible(rnd)]
     plan = targets + targets[j:] * 3
+    replayed = rnd
     try:
         for tgt in plan:
             rnd = rnd.play(Look(rnd.current, tgt)).play(CardPick(0))
             seen.append(_visible(rnd))
+            if len(seen) == k + 1:
+                replayed = rnd
             if rnd.over:
                 break
     except FleeceError as exc:
         return result(SECTION, "round-forever", title, False, PROVED, clauses,
                       f"the model under test refuses the Z3 play: {exc}", "", t0, basis)
     cycle = k - j
-    repeats = all(seen[j + r * cycle] == seen[j] for r in range(4) if j + r * cycle < len(seen))
+    repeats = all(seen[j + r * cycle] == seen[j] for r in range(5) if j + r * cycle < len(seen))
     if rnd.over or not repeats or len(seen) < len(plan) + 1:
         return result(SECTION, "round-forever", title, False, PROVED, clauses,
                       "the model under test does not repeat the Z3 lasso (it ends the round or "
@@ -218,7 +221,7 @@ def round_forever(cfg: VerifyConfig, budget: Budget) -> CheckResult:
                    "a round need not end: W7 ends it only after early suspicions, nothing forces "
                    "one, and looks can always be taken (W4; W11's tokens run out, the looks do "
                    "not)", witness, variant=f"players {players}",
-                   record=format_position(rnd))
+                   record=format_position(replayed))
     data: dict[str, object] = {"lassos": {str(p): {"from": a, "to": b, "targets": t}
                                           for p, (a, b, t) in sorted(found.items())}}
     return gap_found(SECTION, "round-forever", title, gap, clauses=clauses, basis=basis,

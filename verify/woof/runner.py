@@ -21,7 +21,8 @@ NOTES = [
     "Python model under test (fleece.rules.woof) is compared with it on every card, pair of "
     "cards, viewer and question, on the rulebook's example and on random rounds.",
     "Round invariants are inductive: from the deal, any state satisfying them and any legal "
-    "turn give a successor satisfying them (Z3 unsat of the negation), at 4-8 players.",
+    "turn give a successor satisfying them (Z3 unsat of the negation), at 4-8 players (4 and "
+    "8 in quick mode).",
     "The rulebook's example contradicts itself on the Shepherd's Wolf token (laid at Kenny in "
     "the narrative, at Jason in the result): reading A (tokens at Kenny and Jason) gives the "
     "rulebook's result, reading B (Kenny only) does not; the model implements RULES.md W9 "
@@ -30,7 +31,8 @@ NOTES = [
     "`--dog-target`); the 4-7 player decks of the cross-check are the model's labelled preset.",
     "A rules gap (a round that need not end, a seat that must announce with no token left) "
     "fails the run unless accepted with `--accept GAP-ID`; its witness is a concrete play the "
-    "Python model under test replays.",
+    "Python model under test replays, and its record is that play as round text "
+    "(fleece.rules.woof.protocol.WOOF.parse_position replays it).",
     "Every Z3 query has a timeout and one retry with four times that timeout; an answer still "
     "unknown makes the check UNKNOWN, which fails the run (never read as proved).",
     "Each check's expectation is fixed from RULES.md (column 'expected (from)'), never from "
