@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import socket
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -206,6 +207,22 @@ def create_app(config: Config | None = None) -> Starlette:
     return app
 
 
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on (host, port); port 0 picks a free port. Errors (a port in use,
+    an unknown host) are OSErrors, which the command line prints in one line."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)  # early: browsers connecting during start-up wait in the backlog
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
 def serve(config: Config, *, open_browser: bool = False) -> int:
     """Run the app under uvicorn until Ctrl-C (what `fleece serve` does)."""
     import uvicorn
@@ -213,21 +230,22 @@ def serve(config: Config, *, open_browser: bool = False) -> int:
     if not is_loopback(config.host):
         sys.stderr.write(f"fleece serve: warning: listening on {config.host}, not only this "
                          "computer: anyone who can reach it may use the app\n")
-    url_host = "127.0.0.1" if config.host in ("0.0.0.0", "::") else config.host
+    sock = bind(config.host, config.port)
+    port = sock.getsockname()[1]
+    url_host = "127.0.0.1" if config.host in ("0.0.0.0", "::", "") else config.host
     if ":" in url_host:
         url_host = f"[{url_host}]"
-    url = f"http://{url_host}:{config.port}/"
+    url = f"http://{url_host}:{port}/"
     app = create_app(config)
-    server = uvicorn.Server(uvicorn.Config(app, host=config.host, port=config.port,
-                                           log_level="warning", access_log=False,
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
                                            server_header=False, lifespan="on"))
     sys.stderr.write(f"fleece serve: {url} (budget {config.budget:g} s a request, "
                      f"{config.workers} workers; Ctrl-C stops)\n")
+    sys.stderr.flush()
     if open_browser:
         import threading
         import webbrowser
 
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    server.run()
+    server.run(sockets=[sock])
     return 0
-
