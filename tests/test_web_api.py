@@ -16,6 +16,7 @@ import io
 import json
 import os
 import re
+import socket
 from collections.abc import Iterator
 from html import unescape
 from pathlib import Path
@@ -25,7 +26,7 @@ import pytest
 from clirun import invoke
 from starlette.testclient import TestClient
 
-from fleece.web.app import CSP, Config, create_app
+from fleece.web.app import CSP, Config, create_app, is_loopback
 from fleece.web.fields import MAX_BODY
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -688,3 +689,35 @@ def test_a_request_past_its_budget_is_stopped_and_the_server_goes_on() -> None:
         r = c.post("/api/woof/solve", json={"evidence": RULEBOOK5})
         assert r.status_code == 200 and time.monotonic() - t0 < 2.0
         assert app.state.site.pool.killed == 2
+
+
+def test_another_host_is_served_to_any_name() -> None:
+    """Listening on a non-loopback address (asked for with a warning) checks no Host name;
+    loopback addresses are recognised as such."""
+    assert all(is_loopback(h) for h in ("127.0.0.1", "localhost", "::1", "[::1]", "127.3.4.5"))
+    assert not any(is_loopback(h) for h in ("0.0.0.0", "192.168.1.2", "example.org", "::"))
+    c = TestClient(create_app(Config(host="0.0.0.0", workers=1)), base_url="http://localhost")
+    assert c.get("/", headers={"host": "my-laptop.lan:8000"}).status_code == 200
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["--port", "abc"], "argument --port: 'abc' is not a whole number"),
+    (["--port", "70000"], "70000 is out of range"),
+    (["--budget", "0"], "0 is out of range"),
+    (["--budget", "1e3"], "'1e3' is not a number of seconds"),
+    (["--workers", "0"], "0 is out of range"),
+    (["--host", "a b"], "--host 'a b': not a host name or address"),
+])
+def test_serve_refuses_bad_options_in_one_line(args: list[str], fragment: str) -> None:
+    r = invoke(["serve", *args])
+    assert r.exit_code == 2
+    assert r.stdout == "" and r.stderr.count("\n") == 1 and fragment in r.stderr
+
+
+def test_serve_on_a_port_in_use_is_a_one_line_error() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        r = invoke(["serve", "--port", str(s.getsockname()[1])])
+    assert r.exit_code == 2
+    assert r.stderr == "fleece: error: Address already in use\n"
