@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from fleece.solver.mutton.facts import Fact, Kind
 from fleece.solver.mutton.fast import count_facts
 from fleece.solver.mutton.problem import Problem, living_neighbours
 from fleece.solver.mutton.solution import Solution
@@ -50,14 +49,14 @@ class Advice:
 
 
 def _living_wolf_range(problem: Problem, solution: Solution) -> tuple[int, int]:
-    """(fewest, most) living wolves over the consistent sets."""
-    alive = frozenset(problem.alive())
-    found = []
-    for m in range(0, min(problem.num_wolves, len(alive)) + 1):
-        probe = Fact("probe", "", "", Kind.COUNT, alive, m, m)
-        if count_facts(problem.animals, (*problem.facts, probe), marginals=False).count:
-            found.append(m)
-    return (min(found), max(found)) if found else (0, 0)
+    """(fewest, most) living wolves over the consistent sets: the fast engine's solution carries
+    it (the same pass that counted the sets tracked the living animals); for the others one
+    count without per-animal counts finds it."""
+    if solution.living_wolves is not None:
+        return solution.living_wolves
+    counts = count_facts(problem.animals, problem.facts, marginals=False,
+                         track=problem.alive())
+    return counts.tracked if counts.tracked is not None else (0, 0)
 
 
 def advise(problem: Problem, solution: Solution) -> Advice:

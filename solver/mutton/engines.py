@@ -35,11 +35,12 @@ def solve(problem: Problem, engine: str = "fast", *, model: bool | None = None,
     if engine == "fast":
         animals = problem.animals
         facts = problem.facts
-        counts = count_facts(animals, facts)
+        counts = count_facts(animals, facts, track=problem.alive())
         core: tuple[Fact, ...] = ()
         if counts.count == 0:
             core = minimal_core(facts, lambda fs: is_consistent(animals, fs))
-        sol = Solution(problem, "fast", counts.count, counts.wolf_counts, core)
+        sol = Solution(problem, "fast", counts.count, counts.wolf_counts, core,
+                       living_wolves=counts.tracked)
     elif engine == "csp":
         from fleece.solver.mutton.csp import solve_csp
 

@@ -60,6 +60,11 @@ class _Deriver:
         self.sheep: dict[str, Reason] = {}
         self.order: list[Reason] = []
         self.k_fact = next((f for f in self.facts if f.key == "wolves"), None)
+        self.packings: dict[tuple[tuple[int, int], ...],
+                            list[tuple[Fact, ChartRow | None, frozenset[str]]]] = {}
+        self.bit = {a: 1 << i for i, a in enumerate(problem.animals)}
+        self.row_masks = [sum(self.bit[a] for a in f.animals) for f, _ in self.rows]
+        self.mask_letters: dict[int, frozenset[str]] = {}
 
     # -- bookkeeping -----------------------------------------------------------------------
 
@@ -181,26 +186,55 @@ class _Deriver:
                   ) -> list[tuple[Fact, ChartRow | None, frozenset[str]]]:
         """Rows without a known wolf, with their candidates (not known sheep); an empty row
         is E2's business and left out."""
-        wolves = self.wolves.keys() | extra_wolves
+        return [(f, row, self.letters(c)) for f, row, c in self._open(extra_sheep, extra_wolves)]
+
+    def _open(self, extra_sheep: frozenset[str], extra_wolves: frozenset[str]
+              ) -> list[tuple[Fact, ChartRow | None, int]]:
+        """`open_rows` with the candidates as bit masks over the animals."""
+        bit = self.bit
+        wolves = sum(bit[a] for a in self.wolves) | sum(bit[a] for a in extra_wolves)
+        sheep = sum(bit[a] for a in self.sheep) | sum(bit[a] for a in extra_sheep)
         out = []
-        for f, row in self.rows:
-            if f.animals & wolves:
+        for (f, row), m in zip(self.rows, self.row_masks, strict=True):
+            if m & wolves:
                 continue
-            cands = frozenset(a for a in f.animals
-                              if a not in self.sheep and a not in extra_sheep)
+            cands = m & ~sheep
             if cands:
                 out.append((f, row, cands))
         return out
 
+    def letters(self, mask: int) -> frozenset[str]:
+        """The animals of a bit mask (cached)."""
+        got = self.mask_letters.get(mask)
+        if got is None:
+            got = self.mask_letters[mask] = frozenset(
+                a for a, b in self.bit.items() if mask & b)
+        return got
+
     def packing(self, extra_sheep: frozenset[str] = frozenset(),
-                extra_wolves: frozenset[str] = frozenset()
+                extra_wolves: frozenset[str] = frozenset(), more_than: int | None = None
                 ) -> list[tuple[Fact, ChartRow | None, frozenset[str]]]:
-        """A maximum set of open rows whose candidates are pairwise disjoint."""
-        open_rows = self.open_rows(extra_sheep, extra_wolves)
+        """A maximum set of open rows whose candidates are pairwise disjoint. With
+        `more_than`, an empty list when a counting bound shows that no packing is larger
+        (callers only look at larger ones)."""
+        open_rows = self._open(extra_sheep, extra_wolves)
         # Rows containing another open row's candidates add nothing to a packing.
-        open_rows.sort(key=lambda t: (len(t[2]), sorted(t[2])))
-        minimal = [t for t in open_rows if not any(o[2] < t[2] for o in open_rows)]
-        return _max_packing(minimal)
+        open_rows.sort(key=lambda t: (t[2].bit_count(), sorted(self.letters(t[2]))))
+        # Sorted by size, so only earlier rows can be proper subsets, and a row containing a
+        # dropped row also contains the kept row inside that one.
+        minimal: list[tuple[Fact, ChartRow | None, int]] = []
+        for t in open_rows:
+            m = t[2]
+            if not any(o & ~m == 0 and o != m for _, _, o in minimal):
+                minimal.append(t)
+        if more_than is not None and _packing_bound([c for _, _, c in minimal]) <= more_than:
+            return []
+        key = tuple((id(f), c) for f, _, c in minimal)
+        got = self.packings.get(key)
+        if got is None:
+            got = self.packings[key] = [
+                (f, row, self.letters(c)) for f, row, c in _max_packing(minimal)]
+        return got
 
     def remaining_wolves(self) -> int | None:
         if self.k_fact is None:
@@ -239,7 +273,7 @@ class _Deriver:
             return False
         changed = False
         for a in self.unknown(frozenset(self.problem.animals)):
-            pack = self.packing(extra_sheep=frozenset(a))
+            pack = self.packing(extra_sheep=frozenset(a), more_than=r)
             if len(pack) > r:
                 text = (f"if {a} were a sheep, {_rounds(pack)} would need "
                         f"{len(pack)} different killers (no possible killer ran in two of "
@@ -257,7 +291,7 @@ class _Deriver:
                             "of them")
                     changed |= self.add(a, False, "E5", text)
                     continue
-            pack = self.packing(extra_wolves=frozenset(a))
+            pack = self.packing(extra_wolves=frozenset(a), more_than=r - 1)
             if len(pack) > r - 1:
                 wolves = "wolf" if r == 2 else "wolves"
                 left = "no wolf" if r == 1 else f"only {r - 1} {wolves}"
@@ -285,35 +319,56 @@ def _rounds(pack: list[tuple[Fact, ChartRow | None, frozenset[str]]]) -> str:
     return "rounds " + (", ".join(names[:-1]) + " and " + names[-1] if names else "")
 
 
-def _max_packing(rows: list[tuple[Fact, ChartRow | None, frozenset[str]]]
-                 ) -> list[tuple[Fact, ChartRow | None, frozenset[str]]]:
-    """Maximum set of pairwise disjoint candidate sets (exact branch and bound for few rows,
-    greedy by size above MAX_PACKING_ROWS; a greedy packing is still a valid packing)."""
+def _packing_bound(masks: list[int]) -> int:
+    """An upper bound on the size of a packing: disjoint rows, smallest first, can use no more
+    animals than the rows hold together."""
+    union = 0
+    for m in masks:
+        union |= m
+    animals = union.bit_count()
+    n = used = 0
+    for size in sorted(m.bit_count() for m in masks):
+        used += size
+        if used > animals:
+            break
+        n += 1
+    return n
+
+
+def _max_packing(rows: list[tuple[Fact, ChartRow | None, int]]
+                 ) -> list[tuple[Fact, ChartRow | None, int]]:
+    """Maximum set of pairwise disjoint candidate sets (bit masks; exact branch and bound for
+    few rows, greedy by size above MAX_PACKING_ROWS; a greedy packing is still a valid
+    packing). The search takes rows in order, each first in and then out, and keeps the first
+    largest packing it meets; a branch stops when its rows still disjoint from the chosen ones
+    cannot make it larger."""
     if len(rows) > MAX_PACKING_ROWS:
-        out, used = [], frozenset[str]()
+        out, used = [], 0
         for t in rows:
             if not t[2] & used:
                 out.append(t)
                 used |= t[2]
         return out
-    best: list[tuple[Fact, ChartRow | None, frozenset[str]]] = []
+    masks = [t[2] for t in rows]
+    n = len(rows)
+    best: list[int] = []
+    chosen: list[int] = []
 
-    def rec(i: int, chosen: list[tuple[Fact, ChartRow | None, frozenset[str]]],
-            used: frozenset[str]) -> None:
+    def rec(i: int, used: int) -> None:
         nonlocal best
         if len(chosen) > len(best):
             best = list(chosen)
-        if i == len(rows) or len(chosen) + (len(rows) - i) <= len(best):
+        avail = [j for j in range(i, n) if not masks[j] & used]
+        if len(chosen) + len(avail) <= len(best):
             return
-        t = rows[i]
-        if not t[2] & used:
-            chosen.append(t)
-            rec(i + 1, chosen, used | t[2])
-            chosen.pop()
-        rec(i + 1, chosen, used)
+        j = avail[0]  # the rows before it meet the chosen ones: they can only stay out
+        chosen.append(j)
+        rec(j + 1, used | masks[j])
+        chosen.pop()
+        rec(j + 1, used)
 
-    rec(0, [], frozenset())
-    return best
+    rec(0, 0)
+    return [rows[j] for j in best]
 
 
 def derive(problem: Problem) -> list[Reason]:

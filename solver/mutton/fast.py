@@ -1,38 +1,48 @@
 """The fast engine: exact counting of consistent wolf sets without listing them.
 
-Method (the "boxes" of the best Minesweeper probability engines):
+The facts (solver.mutton.facts) become, after fixing the known animals, *free* animals,
+*rows* ("at least one of these is a wolf") and *counters* ("lo <= wolves among this set <= hi":
+exactly K wolves, the score). Everything below is exact integer arithmetic.
 
-1. WOLF/SHEEP facts fix animals; a row already containing a fixed wolf is satisfied; fixed
-   sheep leave the rows; COUNT facts are shifted by the fixed wolves they contain. What is left
-   are *free* animals, *rows* (at least one free animal of the row is a wolf) and *counters*
-   (lo <= wolves among a set <= hi, e.g. "exactly K", "some wolf is alive", the score).
-2. Free animals in the same rows and the same counters are interchangeable: they form a
-   *group*; a group of s animals holding k wolves stands for C(s, k) sets.
-3. Rows sharing a group form a *component*; components are independent. Each component is
-   counted by dynamic programming over its groups in a greedy order that keeps few rows
-   "open": a state is the set of open rows already satisfied, its value a polynomial (a dict
-   from the vector of counter values to a number of sets). A row whose last group has been
-   processed without a wolf kills the state.
-4. Components are combined by convolution of their polynomials; the count is the sum over
-   counter vectors within their bounds. Exact Python integers throughout.
-5. Wolf counts per animal: rerun a component's DP with its group's weight C(s, k) replaced by
-   k * C(s, k) (the number of wolves the group contributes, summed over all sets), combine with
-   the product of the other components, and divide by s (the members are interchangeable).
+1. Reduce (`reduce_facts`): WOLF/SHEEP facts fix animals; a row holding a fixed wolf is
+   satisfied; fixed sheep leave the rows; counters are shifted by the fixed wolves they hold.
+   A counter that only says "at least one" is a row (D6: a wolf is alive). A counter nested in
+   an exact one is replaced by the difference (K wolves of which the score fixes m among the
+   dead becomes K - m among the others), which keeps the counters small.
+2. Group: free animals in the same rows and counters are interchangeable; a group of s
+   animals holding k wolves stands for C(s, k) sets. Rows sharing a group form a component.
+3. Count by a frontier DP over a chain of the groups, one component after another, each in
+   a greedy order that keeps few distinct "open row" patterns: a state is the set of open
+   rows already holding a wolf, its value a polynomial in the counters packed into one
+   Python integer (Kronecker substitution: one fixed-width bit field per counter vector, so
+   adding a group's wolves is a shift and a mask). Counter values that can no longer reach
+   their bounds (too few animals left, or more wolves than the remaining rows' disjoint
+   packing allows) are masked out at every step.
+4. All per-animal counts come from one backward pass over the same states: its values count
+   the completions of each state (stored in reversed counter order), so the number of sets
+   through a state with the group's wolves is one integer product's middle coefficient.
+   The same forward pass also carries, when asked, the number of wolves in a tracked set
+   (the living animals, for the advice's living-wolf range).
+5. A component whose wolf sets are few (C(n, k) small) is enumerated instead by bit masks
+   and enters the chain as a table of counter vectors (`method="auto"` picks per component;
+   "dp", "enum" and "animal-dp" force one method, for tests and benchmarks).
 
-Fallback: a dictionary (WORDS fact, M23) breaks interchangeability; then the engine checks each
-word of the list against the other facts (the list is the whole candidate space). Pass facts
-(D9) and the score (D7) keep interchangeability: they are unary facts and counters.
+A dictionary (WORDS fact, M23) breaks interchangeability; then the engine checks each word of
+the list against the other facts (the list is the whole candidate space).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import comb
 
 from fleece.solver.mutton.facts import Fact, Kind
 
-Poly = dict[int, int]  # packed counter vector -> number of sets
+METHODS = ("auto", "dp", "enum", "animal-dp")
+ENUM_LIMIT = 400  # auto: enumerate a component with at most this many candidate subsets
+
+Counter = tuple[frozenset[str], int, int]
 
 
 @dataclass(frozen=True)
@@ -43,7 +53,7 @@ class Reduced:
     sheep: frozenset[str]
     free: tuple[str, ...]
     rows: tuple[frozenset[str], ...]
-    counters: tuple[tuple[frozenset[str], int, int], ...]
+    counters: tuple[Counter, ...]
     words: frozenset[frozenset[str]] | None
     others: tuple[Fact, ...]  # non-WORDS facts, for the dictionary fallback
 
@@ -57,7 +67,7 @@ def reduce_facts(animals: str, facts: Sequence[Fact]) -> Reduced | None:
     free = tuple(a for a in animals if a not in wolves and a not in sheep)
     free_set = frozenset(free)
     rows: set[frozenset[str]] = set()
-    counters: list[tuple[frozenset[str], int, int]] = []
+    counters: list[Counter] = []
     words: frozenset[frozenset[str]] | None = None
     for f in facts:
         if f.kind is Kind.AT_LEAST_ONE:
@@ -69,55 +79,170 @@ def reduce_facts(animals: str, facts: Sequence[Fact]) -> Reduced | None:
             rows.add(rf)
         elif f.kind is Kind.COUNT:
             n_in = len(f.animals & wolves)
-            s = f.animals & free_set
-            lo, hi = max(0, f.lo - n_in), f.hi - n_in
-            if hi < 0 or lo > len(s) or lo > hi:
-                return None
-            hi = min(hi, len(s))
-            if lo == 0 and hi >= len(s):
-                continue
-            counters.append((s, lo, hi))
+            counters.append((f.animals & free_set, f.lo - n_in, f.hi - n_in))
         elif f.kind is Kind.WORDS:
             assert f.words is not None
             words = f.words if words is None else words & f.words
+    simple = _simplify_counters(counters, rows)
+    if simple is None:
+        return None
     # A row containing another row is implied by it.
     minimal = [r for r in rows if not any(o < r for o in rows)]
     minimal.sort(key=lambda r: (len(r), sorted(r)))
     others = tuple(f for f in facts if f.kind is not Kind.WORDS)
-    return Reduced(frozenset(wolves), frozenset(sheep), free, tuple(minimal), tuple(counters),
-                   words, others)
+    return Reduced(frozenset(wolves), frozenset(sheep), free, tuple(minimal), simple, words,
+                   others)
 
 
-@dataclass(frozen=True)
-class Group:
-    """Interchangeable free animals: same rows, same counters."""
+def _clamp(s: frozenset[str], lo: int, hi: int) -> Counter | None:
+    """The counter with bounds inside 0..|s|; None when no value fits."""
+    lo, hi = max(0, lo), min(hi, len(s))
+    return None if lo > hi else (s, lo, hi)
+
+
+def _simplify_counters(counters: list[Counter], rows: set[frozenset[str]]
+                       ) -> tuple[Counter, ...] | None:
+    """Equivalent counters that are cheaper to count (step 1): bounds clamped, counters on the
+    same set merged, a counter containing an exact one replaced by the difference, trivial
+    ones dropped and "at least one" counters turned into rows (added to `rows`)."""
+    by_set: dict[frozenset[str], tuple[int, int]] = {}
+    for s, lo, hi in counters:
+        c = _clamp(s, lo, hi)
+        if c is None:
+            return None
+        old = by_set.get(s)
+        lo, hi = c[1], c[2]
+        if old is not None:
+            lo, hi = max(lo, old[0]), min(hi, old[1])
+            if lo > hi:
+                return None
+        by_set[s] = (lo, hi)
+    by_set = {s: b for s, b in by_set.items() if b != (0, len(s))}  # trivial ones
+    changed = True
+    while changed:
+        changed = False
+        for inner, (m, m2) in list(by_set.items()):
+            if m != m2 or inner not in by_set:
+                continue
+            for outer, (lo, hi) in list(by_set.items()):
+                if inner < outer and outer in by_set:
+                    rest = outer - inner
+                    c = _clamp(rest, lo - m, hi - m)
+                    if c is None:
+                        return None
+                    del by_set[outer]
+                    old = by_set.get(rest)
+                    lo2, hi2 = c[1], c[2]
+                    if old is not None:
+                        lo2, hi2 = max(lo2, old[0]), min(hi2, old[1])
+                        if lo2 > hi2:
+                            return None
+                    by_set[rest] = (lo2, hi2)
+                    changed = True
+    out: list[Counter] = []
+    for s, (lo, hi) in by_set.items():
+        if lo == 0 and hi == len(s):
+            continue
+        if lo == 1 and hi == len(s):
+            rows.add(s)
+            continue
+        out.append((s, lo, hi))
+    out.sort(key=lambda c: (-len(c[0]), sorted(c[0]), c[1], c[2]))
+    return tuple(out)
+
+
+# ---- packed polynomials -------------------------------------------------------------------------
+
+
+class _Layout:
+    """Packed polynomial keys: one `width`-bit field per counter vector (strides hi+1, mixed
+    radix), repeated in `blocks` blocks for the tracked count."""
+
+    def __init__(self, los: tuple[int, ...], his: tuple[int, ...], blocks: int, width: int
+                 ) -> None:
+        self.los, self.his, self.width, self.blocks = los, his, width, blocks
+        self.field = (1 << width) - 1
+        strides = []
+        size = 1
+        for h in his:
+            strides.append(size)
+            size *= h + 1
+        self.strides = tuple(strides)
+        self.size = size  # fields per block
+        self.rep = sum(1 << (t * size * width) for t in range(blocks))
+        self.corner = sum(h * s for h, s in zip(his, strides, strict=True))
+        self._boxes: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+
+    def vectors(self) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """Every field of one block with its counter vector."""
+        for idx in range(self.size):
+            vals = []
+            x = idx
+            for h in self.his:
+                x, r = divmod(x, h + 1)
+                vals.append(r)
+            yield idx, tuple(vals)
+
+    def box(self, lows: Sequence[int], highs: Sequence[int], fill: int) -> int:
+        """`fill` in every field of block 0 whose vector lies within lows..highs."""
+        key = (tuple(lows), tuple(highs))
+        got = self._boxes.get(key) if fill == self.field else None
+        if got is not None:
+            return got
+        m = fill
+        for d, (a, b) in enumerate(zip(lows, highs, strict=True)):
+            a = max(a, 0)
+            b = min(b, self.his[d])
+            if a > b:
+                return 0
+            shift = self.strides[d] * self.width
+            out = 0
+            for v in range(a, b + 1):
+                out |= m << (v * shift)
+            m = out
+        if fill == self.field:
+            self._boxes[key] = m
+        return m
+
+    def offset(self, vec: Sequence[int]) -> int:
+        """Bit offset of a counter vector (block 0)."""
+        return sum(v * s for v, s in zip(vec, self.strides, strict=True)) * self.width
+
+    def coefficient(self, poly: int, index: int) -> int:
+        """The value in field `index`."""
+        return (poly >> (index * self.width)) & self.field
+
+
+# ---- the chain ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Item:
+    """A step of the chain: a group of interchangeable animals (`table` empty), or a whole
+    component given as a table of counter vectors (`groups` lists its groups)."""
 
     members: tuple[str, ...]
     rows: int  # bit mask over the reduced rows
     dims: tuple[int, ...]  # 1 where the group belongs to the counter
-
-    @property
-    def size(self) -> int:
-        """Number of animals in the group."""
-        return len(self.members)
-
-
-def make_groups(red: Reduced) -> list[Group]:
-    """Step 2: group the free animals."""
-    by_key: dict[tuple[int, tuple[int, ...]], list[str]] = {}
-    for a in red.free:
-        mask = 0
-        for i, r in enumerate(red.rows):
-            if a in r:
-                mask |= 1 << i
-        dims = tuple(1 if a in s else 0 for s, _, _ in red.counters)
-        by_key.setdefault((mask, dims), []).append(a)
-    return [Group(tuple(m), mask, dims) for (mask, dims), m in by_key.items()]
+    tracked: int  # 1 when the group's animals are in the tracked set
+    groups: list[_Item] = field(default_factory=list)
+    close: int = 0  # rows whose last group this is
+    keep_sheep: int | None = None  # window mask of the k = 0 step (None: keep everything)
+    fwd: list[tuple[int, int, int]] = field(default_factory=list)  # (weight, mask, shift)
+    bwd: list[tuple[int, tuple[int, ...], int, int]] = field(default_factory=list)
+    # (weight, per-group k-weights, mask, shift); for a group: k >= 1 only
 
 
-def components(groups: list[Group]) -> list[list[int]]:
-    """Step 3: indices of groups linked through shared rows (a group in no row is alone)."""
-    parent = list(range(len(groups)))
+def _bits(m: int) -> Iterator[int]:
+    while m:
+        b = m & -m
+        yield b
+        m ^= b
+
+
+def _components(items: list[_Item]) -> list[list[int]]:
+    """Indices of items linked through shared rows (an item in no row is alone)."""
+    parent = list(range(len(items)))
 
     def find(i: int) -> int:
         while parent[i] != i:
@@ -126,232 +251,537 @@ def components(groups: list[Group]) -> list[list[int]]:
         return i
 
     owner: dict[int, int] = {}
-    for gi, g in enumerate(groups):
-        m, bit = g.rows, 0
-        while m:
-            if m & 1:
-                if bit in owner:
-                    parent[find(gi)] = find(owner[bit])
-                else:
-                    owner[bit] = gi
-            m >>= 1
-            bit += 1
+    for gi, g in enumerate(items):
+        for b in _bits(g.rows):
+            if b in owner:
+                parent[find(gi)] = find(owner[b])
+            else:
+                owner[b] = gi
     comps: dict[int, list[int]] = {}
-    for gi in range(len(groups)):
+    for gi in range(len(items)):
         comps.setdefault(find(gi), []).append(gi)
     return list(comps.values())
 
 
-def _order(groups: list[Group], members: list[int]) -> list[int]:
-    """A greedy order that keeps the set of open rows small."""
-    remaining = list(members)
-    rows_left: dict[int, int] = {}
-    for gi in members:
-        m = groups[gi].rows
-        bit = 0
-        while m:
-            if m & 1:
-                rows_left[bit] = rows_left.get(bit, 0) + 1
-            m >>= 1
-            bit += 1
-    opened = 0
+def _order(items: list[_Item], comp: list[int]) -> list[int]:
+    """A greedy order of a component's groups: next comes the group after which the open rows
+    (started, not finished) show the fewest distinct patterns of placed groups, since the
+    DP's states at a cut are unions of those patterns; ties go to the group in most rows.
+    Only groups sharing an open row are candidates while there are open rows."""
+    if len(comp) <= 2:
+        return list(comp)
+    rows_of = [list(_bits(items[i].rows)) for i in comp]
+    rowitems: dict[int, int] = {}
+    for j, rl in enumerate(rows_of):
+        for b in rl:
+            rowitems[b] = rowitems.get(b, 0) | (1 << j)
+    degree = [len(rl) for rl in rows_of]
+    remaining = (1 << len(comp)) - 1
+    placed = 0
+    open_rows: set[int] = set()
+    near = 0  # groups in open rows
+    patterns: dict[int, int] = {}  # placed part of an open row -> number of such rows
     out: list[int] = []
     while remaining:
-        best, best_key = remaining[0], None
-        for gi in remaining:
-            m = groups[gi].rows
-            new_open = bin(m & ~opened).count("1")
-            closes = sum(1 for b, c in rows_left.items() if c == 1 and m >> b & 1)
-            key = (new_open - closes, new_open, gi)
+        cands = near & remaining or remaining
+        best_key: tuple[int, int, int] | None = None
+        best = 0
+        while cands:
+            cb = cands & -cands
+            cands ^= cb
+            j = cb.bit_length() - 1
+            pf = placed | cb
+            change: dict[int, int] = {}
+            for b in rows_of[j]:
+                im = rowitems[b]
+                if b in open_rows:
+                    old = im & placed
+                    change[old] = change.get(old, 0) - 1
+                if im & ~pf:
+                    new = im & pf
+                    change[new] = change.get(new, 0) + 1
+            distinct = len(patterns)
+            for pat, d in change.items():
+                before = patterns.get(pat, 0)
+                if before == 0 and d > 0:
+                    distinct += 1
+                elif before and before + d == 0:
+                    distinct -= 1
+            key = (distinct, -degree[j], j)
             if best_key is None or key < best_key:
-                best, best_key = gi, key
-        remaining.remove(best)
-        out.append(best)
-        m = groups[best].rows
-        opened |= m
-        for b in list(rows_left):
-            if m >> b & 1:
-                rows_left[b] -= 1
+                best_key, best = key, j
+        bit = 1 << best
+        for b in rows_of[best]:
+            im = rowitems[b]
+            if b in open_rows:
+                old = im & placed
+                patterns[old] -= 1
+                if not patterns[old]:
+                    del patterns[old]
+            if im & ~(placed | bit):
+                open_rows.add(b)
+                new = im & (placed | bit)
+                patterns[new] = patterns.get(new, 0) + 1
+                near |= im
+            else:
+                open_rows.discard(b)
+        remaining &= ~bit
+        placed |= bit
+        out.append(comp[best])
     return out
 
 
-# Polynomial keys pack the counter vector into one int: one 8-bit field per counter, holding
-# value + (127 - hi). A value above hi sets the field's top bit (GUARD), and adding two keys
-# never carries into the next field while each value stays below 128.
-_FIELD = 8
-_TOP = 127
-
-
-class Packing:
-    """Packed-integer keys for counter vectors with upper bounds `his`."""
-
-    def __init__(self, his: tuple[int, ...]) -> None:
-        self.his = his
-        self.bias = sum((_TOP - h) << (_FIELD * i) for i, h in enumerate(his))
-        self.guard = sum(0x80 << (_FIELD * i) for i in range(len(his)))
-        self.zero = self.bias
-
-    def shift(self, k: int, dims: tuple[int, ...]) -> int:
-        """The key increment of k wolves in a group with these counter memberships."""
-        return sum((k * d) << (_FIELD * i) for i, d in enumerate(dims))
-
-    def values(self, key: int) -> tuple[int, ...]:
-        """Decode a key into the counter vector."""
-        return tuple(((key >> (_FIELD * i)) & 0xFF) - (_TOP - h) for i, h in enumerate(self.his))
-
-
-def component_poly(groups: list[Group], members: list[int], pack: Packing,
-                   marked: int | None = None, order: list[int] | None = None) -> Poly:
-    """Step 3 for one component: packed counter vector -> number of sets (weighted by the
-    marked group's wolf count when `marked` is given)."""
-    order = order if order is not None else _order(groups, members)
-    last: dict[int, int] = {}
-    for pos, gi in enumerate(order):
-        m, bit = groups[gi].rows, 0
-        while m:
-            if m & 1:
-                last[bit] = pos
-            m >>= 1
-            bit += 1
-    closing = [0] * len(order)
-    for bit, pos in last.items():
-        closing[pos] |= 1 << bit
-    guard = pack.guard
-    states: dict[int, Poly] = {0: {pack.zero: 1}}
-    for pos, gi in enumerate(order):
-        g = groups[gi]
-        close = closing[pos]
-        keep = ~close
-        new: dict[int, Poly] = {}
-        steps = []
-        for k in range(g.size + 1):
-            w = comb(g.size, k) * (k if marked == gi else 1)
-            if w:
-                steps.append((k, w, pack.shift(k, g.dims)))
-        for mask, poly in states.items():
-            for k, w, shift in steps:
-                nm = mask | g.rows if k else mask
-                if nm & close != close:
-                    continue
-                nm &= keep
-                target = new.get(nm)
-                if target is None:
-                    target = new[nm] = {}
-                fit = False
-                for key, c in poly.items():
-                    nk = key + shift
-                    if nk & guard:
-                        continue
-                    fit = True
-                    target[nk] = target.get(nk, 0) + c * w
-                if not fit and shift:
-                    break
-        states = {m: p for m, p in new.items() if p}
-    return states.get(0, {})
-
-
-def multiply(a: Poly, b: Poly, pack: Packing) -> Poly:
-    """Convolution of two polynomials, truncated at the counters' upper bounds."""
-    out: Poly = {}
-    guard, bias = pack.guard, pack.bias
-    for ka, ca in a.items():
-        base = ka - bias
-        for kb, cb in b.items():
-            k = base + kb
-            if not k & guard:
-                out[k] = out.get(k, 0) + ca * cb
-    return out
-
-
-def _valid(pack: Packing, los: tuple[int, ...]) -> set[int]:
-    """Keys of the counter vectors within bounds."""
-    from itertools import product
-
-    ranges = [range(lo, hi + 1) for lo, hi in zip(los, pack.his, strict=True)]
-    return {pack.bias + sum(v << (_FIELD * i) for i, v in enumerate(vals))
-            for vals in product(*ranges)}
-
-
-def total(poly: Poly, valid: set[int]) -> int:
-    """Sum of the entries whose counter values are within bounds."""
-    return sum(c for k, c in poly.items() if k in valid)
-
-
-def total_of_product(a: Poly, b: Poly, pack: Packing, valid: set[int]) -> int:
-    """total(multiply(a, b)) without building the product."""
-    out = 0
-    bias = pack.bias
-    for ka, ca in a.items():
-        base = ka - bias
-        for kb, cb in b.items():
-            if base + kb in valid:
-                out += ca * cb
-    return out
+def _packing(rows: list[int]) -> int:
+    """Size of a greedy set of pairwise disjoint rows (animal bit masks), smallest first: a
+    lower bound on the wolves these rows need."""
+    used = 0
+    n = 0
+    for r in sorted(rows, key=int.bit_count):
+        if not r & used:
+            used |= r
+            n += 1
+    return n
 
 
 @dataclass(frozen=True)
 class Counts:
-    """The fast engine's answer: number of consistent sets and, per animal, the number of
-    consistent sets containing it."""
+    """The fast engine's answer: the number of consistent sets and, per animal, the number of
+    consistent sets containing it; `tracked` is the (fewest, most) wolves of the tracked set
+    over the consistent sets (None when not asked or when no set is consistent); `method`
+    names the counting methods used."""
 
     count: int
     wolf_counts: dict[str, int]
+    tracked: tuple[int, int] | None = None
+    method: str = ""
 
 
-def count_facts(animals: str, facts: Sequence[Fact], *, marginals: bool = True) -> Counts:
-    """Count the wolf sets satisfying `facts` (and per-animal counts unless `marginals` is
-    false)."""
-    zero_counts = dict.fromkeys(animals, 0)
+def count_facts(animals: str, facts: Sequence[Fact], *, marginals: bool = True,
+                track: Iterable[str] | None = None, method: str = "auto") -> Counts:
+    """Count the wolf sets satisfying `facts`; unless `marginals` is false also per animal,
+    and with `track` the range of the number of wolves among those animals."""
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r} (known: {', '.join(METHODS)})")
+    zero = dict.fromkeys(animals, 0)
     red = reduce_facts(animals, facts)
     if red is None:
-        return Counts(0, zero_counts)
+        return Counts(0, zero)
+    tracked = frozenset(track) if track is not None else None
     if red.words is not None:
-        return _count_words(animals, red)
-    groups = make_groups(red)
-    his = tuple(hi for _, _, hi in red.counters)
-    los = tuple(lo for _, lo, _ in red.counters)
-    pack = Packing(his)
-    valid = _valid(pack, los)
-    comps = components(groups)
-    orders = [_order(groups, c) for c in comps]
-    polys = [component_poly(groups, c, pack, None, o) for c, o in zip(comps, orders, strict=True)]
-    n = len(polys)
-    prefix: list[Poly] = [{pack.zero: 1}]
-    for p in polys:
-        prefix.append(multiply(prefix[-1], p, pack))
-    count = total(prefix[-1], valid)
-    wolf_counts = dict(zero_counts)
-    for a in red.wolves:
-        wolf_counts[a] = count
-    if not marginals or count == 0:
-        return Counts(count, wolf_counts if count else zero_counts)
-    suffix: list[Poly] = [{pack.zero: 1}] * (n + 1)
-    for i in range(n - 1, -1, -1):
-        suffix[i] = multiply(polys[i], suffix[i + 1], pack)
-    for ci, comp in enumerate(comps):
-        others = multiply(prefix[ci], suffix[ci + 1], pack)
-        for gi in comp:
-            g = groups[gi]
-            weighted = component_poly(groups, comp, pack, gi, orders[ci])
-            t = total_of_product(weighted, others, pack, valid)
-            per, rem = divmod(t, g.size)
-            assert rem == 0, "interchangeable animals must share the count"
-            for a in g.members:
-                wolf_counts[a] = per
-    return Counts(count, wolf_counts)
+        return _count_words(animals, red, tracked)
+    return _Counter(red, tracked, marginals, method).run(zero)
 
 
-def _count_words(animals: str, red: Reduced) -> Counts:
+class _Counter:
+    """One count: the chain of items, the packed layout, and the two passes (steps 2-5)."""
+
+    def __init__(self, red: Reduced, tracked: frozenset[str] | None, marginals: bool,
+                 method: str) -> None:
+        self.red = red
+        self.marginals = marginals
+        counters = red.counters
+        free = red.free
+        # What the tracked count needs: nothing, a counter's own dimension, or its own block.
+        self.track_dim: int | None = None
+        self.track_fixed = 0
+        self.want_track = tracked is not None
+        tfree: frozenset[str] = frozenset()
+        if tracked is not None:
+            self.track_fixed = len(tracked & red.wolves)
+            tfree = tracked & frozenset(free)
+            for d, (s, _, _) in enumerate(counters):
+                if s == tfree:
+                    self.track_dim = d
+            if self.track_dim is not None or not tfree:
+                tfree = frozenset()
+        by_key: dict[tuple[int, tuple[int, ...], bool, str], list[str]] = {}
+        alone = method == "animal-dp"  # one item per animal: no grouping
+        for a in free:
+            mask = 0
+            for i, r in enumerate(red.rows):
+                if a in r:
+                    mask |= 1 << i
+            dims = tuple(1 if a in s else 0 for s, _, _ in counters)
+            by_key.setdefault((mask, dims, a in tfree, a if alone else ""), []).append(a)
+        groups = [_Item(tuple(m), k[0], k[1], 1 if k[2] else 0) for k, m in by_key.items()]
+        n = len(free)
+        los = tuple(lo for _, lo, _ in counters)
+        his = tuple(hi for _, _, hi in counters)
+        self.layout = _Layout(los, his, len(tfree) + 1, n + n.bit_length() + 2)
+        self.methods: set[str] = set()
+        self.chain: list[_Item] = []
+        for comp in sorted(_components(groups), key=lambda c: (len(c), c)):
+            if method != "animal-dp" and self._enumerable(groups, comp, method):
+                self.chain.append(self._table(groups, comp))
+                self.methods.add("enum")
+            else:
+                self.chain.extend(groups[i] for i in _order(groups, comp))
+                if len(comp) > 1 or groups[comp[0]].rows:
+                    self.methods.add("animal-dp" if method == "animal-dp" else "dp")
+        self._prepare()
+
+    # -- planning --------------------------------------------------------------------------
+
+    def _cap(self, members: int, dims_all: list[tuple[int, ...]]) -> int:
+        """Most wolves a component can hold: counters covering all of it bound it."""
+        cap = members
+        for d, hi in enumerate(self.layout.his):
+            if all(dims[d] for dims in dims_all):
+                cap = min(cap, hi)
+        return cap
+
+    def _enumerable(self, groups: list[_Item], comp: list[int], method: str) -> bool:
+        if method == "dp":
+            return False
+        if len(comp) == 1 and not groups[comp[0]].rows:
+            return method == "enum"
+        n = sum(len(groups[i].members) for i in comp)
+        cap = self._cap(n, [groups[i].dims for i in comp])
+        size = sum(comb(n, j) for j in range(cap + 1))
+        return method == "enum" or size <= ENUM_LIMIT
+
+    def _table(self, groups: list[_Item], comp: list[int]) -> _Item:
+        """Step 5: a component as a table item (its groups in `groups`; `fwd`/`bwd` filled by
+        `_prepare` from `_terms`)."""
+        gs = [groups[i] for i in comp]
+        rows = 0
+        for g in gs:
+            rows |= g.rows
+        item = _Item((), rows, (), 0, gs)
+        item.close = rows
+        return item
+
+    def _enumerate(self, item: _Item) -> tuple[dict[tuple[tuple[int, ...], int], int],
+                                               dict[tuple[int, ...], list[int]]]:
+        """Every wolf subset of a table item's groups that meets its rows and stays within the
+        counters: (vector, tracked) -> number of sets, and vector -> per-group wolf counts."""
+        gs = item.groups
+        his = self.layout.his
+        dims_n = len(his)
+        # Order groups so that rows finish early, then enumerate by bit masks.
+        order = _order(gs, list(range(len(gs))))
+        gs = [gs[i] for i in order]
+        item.groups = gs
+        last: dict[int, int] = {}
+        for p, g in enumerate(gs):
+            for b in _bits(g.rows):
+                last[b] = p
+        closing = [0] * len(gs)
+        for b, p in last.items():
+            closing[p] |= b
+        terms: dict[tuple[tuple[int, ...], int], int] = {}
+        per: dict[tuple[int, ...], list[int]] = {}
+        ks = [0] * len(gs)
+        vec = [0] * dims_n
+
+        def rec(p: int, hit: int, weight: int, t: int) -> None:
+            if p == len(gs):
+                key = tuple(vec)
+                terms[(key, t)] = terms.get((key, t), 0) + weight
+                row = per.get(key)
+                if row is None:
+                    row = per[key] = [0] * len(gs)
+                for j, k in enumerate(ks):
+                    if k:
+                        row[j] += k * weight
+                return
+            g = gs[p]
+            close = closing[p]
+            for k in range(len(g.members) + 1):
+                h = hit | g.rows if k else hit
+                if h & close != close:
+                    continue
+                if any(vec[d] + k * g.dims[d] > his[d] for d in range(dims_n)):
+                    break
+                for d in range(dims_n):
+                    vec[d] += k * g.dims[d]
+                ks[p] = k
+                rec(p + 1, h, weight * comb(len(g.members), k), t + k * g.tracked)
+                for d in range(dims_n):
+                    vec[d] -= k * g.dims[d]
+            ks[p] = 0
+
+        rec(0, 0, 1, 0)
+        return terms, per
+
+    def _prepare(self) -> None:
+        """Closing rows, pruning windows and the masked shifts of every step."""
+        chain, lay = self.chain, self.layout
+        dims_n = len(lay.his)
+        last: dict[int, int] = {}
+        first: dict[int, int] = {}
+        for p, it in enumerate(chain):
+            for b in _bits(it.rows):
+                last[b] = p
+                first.setdefault(b, p)
+        for b, p in last.items():
+            if not chain[p].groups:
+                chain[p].close |= b
+        # Remaining members per counter after each cut, and a packing bound of the rows that
+        # lie wholly after it (only for counters holding those rows).
+        free_bit = {a: 1 << i for i, a in enumerate(self.red.free)}
+        row_bits = [sum(free_bit[a] for a in r) for r in self.red.rows]
+        cnt_bits = [sum(free_bit[a] for a in s) for s, _, _ in self.red.counters]
+        rem = [[0] * dims_n for _ in range(len(chain) + 1)]
+        lb = [[0] * dims_n for _ in range(len(chain) + 1)]
+        suffix: list[int] = []
+        starts: dict[int, list[int]] = {}
+        for b, p in first.items():
+            starts.setdefault(p, []).append(row_bits[b.bit_length() - 1])
+        for p in range(len(chain) - 1, -1, -1):
+            it = chain[p]
+            members = [g for g in it.groups] if it.groups else [it]
+            rem[p] = list(rem[p + 1])
+            for g in members:
+                for d in range(dims_n):
+                    rem[p][d] += len(g.members) * g.dims[d]
+            suffix.extend(starts.get(p, ()))
+            for d in range(dims_n):
+                inside = [r for r in suffix if r & ~cnt_bits[d] == 0]
+                lb[p][d] = _packing(inside) if inside else 0
+        self.ok = all(lay.los[d] <= rem[0][d] for d in range(dims_n))
+        rep, full = lay.rep, lay.field
+        for p, it in enumerate(chain):
+            lows = [lo - r for lo, r in zip(lay.los, rem[p + 1], strict=True)]
+            highs = [h - b for h, b in zip(lay.his, lb[p + 1], strict=True)]
+            if it.groups:
+                self._prepare_table(it, lows, highs)
+                continue
+            size = len(it.members)
+            whole = lay.box([0] * dims_n, lay.his, full)
+            sheep = lay.box(lows, highs, full)
+            it.keep_sheep = None if sheep == whole else sheep * rep
+            for k in range(1, size + 1):
+                vec = [k * d for d in it.dims]
+                if any(v > h for v, h in zip(vec, lay.his, strict=True)):
+                    break
+                shifted_lows = [a - v for a, v in zip(lows, vec, strict=True)]
+                shifted_highs = [b - v for b, v in zip(highs, vec, strict=True)]
+                window = lay.box(shifted_lows, shifted_highs, full) * rep
+                pre = lay.box([0] * dims_n, [h - v for h, v in zip(lay.his, vec, strict=True)],
+                              full)
+                off = lay.offset(vec)
+                w = comb(size, k)
+                it.fwd.append((w, window, off + k * it.tracked * lay.size * lay.width))
+                it.bwd.append((w, (k * w,), pre, off))
+
+    def _prepare_table(self, it: _Item, lows: list[int], highs: list[int]) -> None:
+        lay = self.layout
+        dims_n = len(lay.his)
+        terms, per = self._enumerate(it)
+        for (vec, t), w in sorted(terms.items()):
+            window = lay.box([a - v for a, v in zip(lows, vec, strict=True)],
+                             [b - v for b, v in zip(highs, vec, strict=True)], lay.field)
+            it.fwd.append((w, window * lay.rep, lay.offset(vec) + t * lay.size * lay.width))
+        for vec, kw in sorted(per.items()):
+            w = sum(c for (v, _), c in terms.items() if v == vec)
+            pre = lay.box([0] * dims_n, [h - v for h, v in zip(lay.his, vec, strict=True)],
+                          lay.field)
+            it.bwd.append((w, tuple(kw), pre, lay.offset(vec)))
+
+    # -- the passes ----------------------------------------------------------------------------
+
+    def run(self, zero: dict[str, int]) -> Counts:
+        red, lay = self.red, self.layout
+        method = "+".join(sorted(self.methods)) or "closed form"
+        if not self.ok:
+            return Counts(0, zero, None, method)
+        history = self._forward()
+        if history is None:
+            return Counts(0, zero, None, method)
+        final = history[-1].get(0, 0)
+        # Count per tracked value, over the counter vectors within bounds.
+        valid = [(idx, vec) for idx, vec in lay.vectors()
+                 if all(lo <= v <= hi for v, lo, hi in zip(vec, lay.los, lay.his, strict=True))]
+        per_t: dict[int, int] = {}
+        for t in range(lay.blocks):
+            for idx, vec in valid:
+                c = lay.coefficient(final, idx + t * lay.size)
+                if c:
+                    key = vec[self.track_dim] if self.track_dim is not None else t
+                    per_t[key] = per_t.get(key, 0) + c
+        count = sum(per_t.values())
+        if not count:
+            return Counts(0, zero, None, method)
+        tracked = None
+        if self.want_track:
+            tracked = (min(per_t) + self.track_fixed, max(per_t) + self.track_fixed)
+        wolf_counts = dict(zero)
+        for a in red.wolves:
+            wolf_counts[a] = count
+        if self.marginals:
+            self._backward(history, wolf_counts, count)
+        return Counts(count, wolf_counts, tracked, method)
+
+    def _forward(self) -> list[dict[int, int]] | None:
+        """States before each step (and after the last): open-row mask -> packed counts."""
+        states: dict[int, int] = {0: 1}
+        history = []
+        for it in self.chain:
+            history.append(states)
+            new: dict[int, int] = {}
+            if it.groups:
+                f = states.get(0, 0)
+                acc = 0
+                for w, mask, off in it.fwd:
+                    v = f & mask
+                    if v:
+                        acc += (v << off) * w
+                if acc:
+                    new[0] = acc
+            else:
+                new = _step(states, it)
+            if not new:
+                return None
+            states = new
+        history.append(states)
+        return history
+
+    def _backward(self, history: list[dict[int, int]], wolf_counts: dict[str, int],
+                  count: int) -> None:
+        """Completions of every state, in reversed counter order (the boundary is 1 on every
+        vector within bounds); each step's wolf part times the forward value, at the corner
+        field, is the number of consistent sets with that step's wolves."""
+        lay = self.layout
+        dims_n = len(lay.his)
+        one = lay.box([0] * dims_n, [h - lo for h, lo in zip(lay.his, lay.los, strict=True)], 1)
+        corners = [lay.corner + t * lay.size for t in range(lay.blocks)]
+        after: dict[int, int] = {0: one}
+        for p in range(len(self.chain) - 1, -1, -1):
+            it = self.chain[p]
+            before: dict[int, int] = {}
+            if it.groups:
+                g = after.get(0, 0)
+                f = history[p].get(0, 0)
+                acc = 0
+                marks = [0] * len(it.groups)
+                for w, kws, pre, off in it.bwd:
+                    v = g & pre
+                    if v:
+                        v <<= off
+                        acc += v * w
+                        for j, kw in enumerate(kws):
+                            if kw:
+                                marks[j] += v * kw
+                if acc:
+                    before[0] = acc
+                for grp, mark in zip(it.groups, marks, strict=True):
+                    self._set(grp, f * mark, corners, wolf_counts)
+            else:
+                before, total = _step_back(history[p], after, it)
+                self._set(it, total, corners, wolf_counts)
+            after = before
+        assert lay.coefficient(after.get(0, 0), lay.corner) == count, "passes disagree"
+
+    def _set(self, group: _Item, mark: int, corners: list[int],
+             wolf_counts: dict[str, int]) -> None:
+        lay = self.layout
+        total = sum(lay.coefficient(mark, c) for c in corners)
+        per, rest = divmod(total, len(group.members))
+        assert rest == 0, "interchangeable animals must share the count"
+        for a in group.members:
+            wolf_counts[a] = per
+
+
+def _step(states: dict[int, int], it: _Item) -> dict[int, int]:
+    """One forward step over a group: each state without and with the group's wolves."""
+    m, close, fwd, keep_sheep = it.rows, it.close, it.fwd, it.keep_sheep
+    keep = ~close
+    new: dict[int, int] = {}
+    get = new.get
+    if len(fwd) == 1:  # a single animal (or one possible k): no inner loop
+        w, mask, off = fwd[0]
+        for s, f in states.items():
+            if s & close == close:
+                v = f if keep_sheep is None else f & keep_sheep
+                if v:
+                    ns = s & keep
+                    new[ns] = get(ns, 0) + v
+            t = s | m
+            if t & close == close:
+                v = f & mask
+                if v:
+                    nt = t & keep
+                    new[nt] = get(nt, 0) + (v << off) * w
+        return new
+    for s, f in states.items():
+        if s & close == close:
+            v = f if keep_sheep is None else f & keep_sheep
+            if v:
+                ns = s & keep
+                new[ns] = get(ns, 0) + v
+        t = s | m
+        if t & close == close:
+            acc = 0
+            for w, mask, off in fwd:
+                v = f & mask
+                if v:
+                    acc += (v << off) * w
+            if acc:
+                nt = t & keep
+                new[nt] = get(nt, 0) + acc
+    return new
+
+
+def _step_back(states: dict[int, int], after: dict[int, int], it: _Item
+               ) -> tuple[dict[int, int], int]:
+    """One backward step over a group: the completions of each forward state, and the sum of
+    forward value times k-weighted wolf part over the states. Both wolf parts depend only on
+    the state the wolves lead to, so they are computed once per such state, and the forward
+    values going there are added up before one product."""
+    m, close, bwd = it.rows, it.close, it.bwd
+    keep = ~close
+    before: dict[int, int] = {}
+    get = after.get
+    parts: dict[int, tuple[int, int]] = {}  # target -> (wolf part, k-weighted wolf part)
+    sums: dict[int, int] = {}  # target -> sum of the forward values leading there
+    for s, f in states.items():
+        acc = 0
+        if s & close == close:
+            g = get(s & keep)
+            if g:
+                acc = g
+        t = s | m
+        if t & close == close:
+            nt = t & keep
+            part = parts.get(nt)
+            if part is None:
+                ws = ks = 0
+                g = get(nt)
+                if g:
+                    for w, kws, pre, off in bwd:
+                        v = g & pre
+                        if v:
+                            v <<= off
+                            ws += v * w
+                            ks += v * kws[0]
+                part = parts[nt] = (ws, ks)
+            if part[0]:
+                acc += part[0]
+                sums[nt] = sums.get(nt, 0) + f
+        if acc:
+            before[s] = acc
+    total = 0
+    for nt, fsum in sums.items():
+        total += fsum * parts[nt][1]
+    return before, total
+
+
+def _count_words(animals: str, red: Reduced, tracked: frozenset[str] | None) -> Counts:
     """Dictionary fallback: check every word of the list against the other facts."""
     assert red.words is not None
     wolf_counts = dict.fromkeys(animals, 0)
     count = 0
+    seen: set[int] = set()
     for w in red.words:
         if all(f.holds(w) for f in red.others):
             count += 1
             for a in w:
                 wolf_counts[a] += 1
-    return Counts(count, wolf_counts)
+            if tracked is not None:
+                seen.add(len(w & tracked))
+    rng = (min(seen), max(seen)) if seen else None
+    return Counts(count, wolf_counts, rng, "words")
 
 
 def is_consistent(animals: str, facts: Sequence[Fact]) -> bool:

@@ -40,7 +40,9 @@ class Solution:
     """Exact answer for a problem: `count` consistent wolf sets (uniform prior), and per animal
     `wolf_counts[letter]` = number of consistent sets containing it. When `count` is 0 the
     chart is inconsistent and `core` lists a minimal set of facts that contradict each other.
-    `proved` (smt engine) lists the animals whose certain status z3 proved by unsat."""
+    `proved` (smt engine) lists the animals whose certain status z3 proved by unsat.
+    `living_wolves` is the (fewest, most) living wolves over the consistent sets when the
+    engine found it on the way (the fast engine does; the advice computes it otherwise)."""
 
     problem: Problem = field(repr=False, compare=False)
     engine: str
@@ -49,6 +51,7 @@ class Solution:
     core: tuple[Fact, ...] = ()
     proved: frozenset[str] | None = None
     model: ModelPosterior | None = None
+    living_wolves: tuple[int, int] | None = field(default=None, compare=False)
 
     @property
     def animals(self) -> str:
