@@ -87,26 +87,67 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return run(args)
     except FleeceError as exc:
-        return _error(str(exc))
+        # A FleeceError may carry its own label and status (a search stopped by its budget
+        # is `fleece: stopped: ...`, exit status 1); every other one is bad input.
+        status = getattr(exc, "exit_status", EXIT_BAD_INPUT)
+        return _say(getattr(exc, "label", "error"), str(exc), status)
     except OSError as exc:
         if isinstance(exc, BrokenPipeError):
             return 0
         name = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
-        return _error(f"{name}{exc.strerror or exc}")
+        return _say("error", f"{name}{exc.strerror or exc}", EXIT_BAD_INPUT)
     except KeyboardInterrupt:
         sys.stderr.write("fleece: interrupted\n")
         return 130
     except Exception as exc:  # an internal bug: one line unless debugging is asked for
         if os.environ.get("FLEECE_DEBUG"):
             raise
-        sys.stderr.write(f"fleece: internal error: {type(exc).__name__}: {exc} "
-                         "(set FLEECE_DEBUG=1 for a traceback)\n")
-        return EXIT_INTERNAL
+        return _say("internal error", f"{type(exc).__name__}: {exc} (set FLEECE_DEBUG=1 for "
+                    "a traceback)", EXIT_INTERNAL)
 
 
-def _error(message: str) -> int:
-    sys.stderr.write(f"fleece: error: {message}\n")
-    return EXIT_BAD_INPUT
+# ---- the one place messages are formatted --------------------------------------------------
+
+MAX_MESSAGE = 300  # characters of one error line, `fleece: error: ` included
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# Printable by Unicode's rules, yet drawn as nothing: Hangul fillers and the blank Braille cell.
+_INVISIBLE = frozenset({0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800})
+
+
+def escape(text: str) -> str:
+    """`text` with every control, format, separator, combining or otherwise invisible
+    character written as an escape (`\\n`, `\\x1b`, `\\u2028`), so a message is one
+    visible line whatever a file name or a user's token contains."""
+    import unicodedata
+
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if ch == " " or (ch.isprintable() and code not in _INVISIBLE
+                         and unicodedata.category(ch) not in ("Mn", "Me")):
+            out.append(ch)
+        elif ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif code < 0x100:
+            out.append(f"\\x{code:02x}")
+        elif code < 0x10000:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    return "".join(out)
+
+
+def message_line(label: str, message: str) -> str:
+    """`fleece: LABEL: MESSAGE` as one escaped line of at most MAX_MESSAGE characters."""
+    line = f"fleece: {label}: {escape(message)}"
+    if len(line) > MAX_MESSAGE:
+        line = line[:MAX_MESSAGE - 3] + "..."
+    return line
+
+
+def _say(label: str, message: str, status: int) -> int:
+    sys.stderr.write(message_line(label, message) + "\n")
+    return status
 
 
 def app() -> None:

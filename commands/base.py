@@ -96,6 +96,45 @@ def int_in(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]
     return convert
 
 
+MAX_SECONDS = 7 * 86400
+
+
+def seconds(text: str) -> float:
+    """An argparse `type` for a positive number of seconds (ASCII digits with an optional
+    decimal fraction, at most a week)."""
+    whole_part, _, frac = text.partition(".")
+    if not text.isascii() or not whole_part.isdigit() or (frac and not frac.isdigit()) \
+            or len(text) > 12:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of seconds")
+    value = float(text)
+    if not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"{text} is out of range (0 < seconds <= "
+                                         f"{MAX_SECONDS})")
+    return value
+
+
+LISTING_BUDGET = 15.0  # seconds: the csp and smt engines list every answer; fast has no limit
+
+
+def solve_budget(engine: str, timeout: float | None) -> tuple[float | None, str]:
+    """The time limit of a solve (`--timeout`, else LISTING_BUDGET for the listing engines,
+    else none) and the hint a user reads when it runs out."""
+    other = "" if engine == "fast" else "; --engine fast is exact at any size"
+    if timeout is not None:
+        return timeout, f"try a larger --timeout{other}"
+    if engine == "fast":
+        return None, ""
+    return LISTING_BUDGET, (f"the {engine} engine stops after {LISTING_BUDGET:g} s unless "
+                            f"--timeout says otherwise{other}")
+
+
+def add_timeout(parser: argparse.ArgumentParser) -> None:
+    """The `--timeout SECONDS` option of a solve command."""
+    parser.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
+                        help="stop with no answer after this many seconds (exit status 1; "
+                             f"default: no limit for fast, {LISTING_BUDGET:g} for csp and smt)")
+
+
 def choice(*names: str) -> Callable[[str], str]:
     """An argparse `type` accepting one of `names` (case-insensitive)."""
 
@@ -114,24 +153,38 @@ def choice(*names: str) -> Callable[[str], str]:
 
 
 def read_input(path: str) -> tuple[str, str]:
-    """Read a FILE argument (or `-` for standard input); return (text, name for messages)."""
+    """Read a FILE argument (or `-` for standard input); return (text, name for messages).
+
+    Files and standard input are read the same way: as bytes, at most MAX_INPUT_BYTES (more
+    is an error, so `/dev/zero` cannot exhaust memory), then decoded as UTF-8 with an
+    optional BOM (invalid UTF-8 is an error naming its line and column)."""
+    from fleece.rules.text import MAX_INPUT_BYTES, decode_text
+
     if path == "-":
-        return sys.stdin.read(), "<stdin>"
-    p = Path(path)
-    if p.is_dir():
-        raise ParseError("is a directory, expected a text file", source=path)
-    try:
-        return p.read_text(encoding="utf-8-sig"), path
-    except UnicodeDecodeError as exc:
-        raise ParseError(f"not UTF-8 text (byte {exc.start})", source=path) from None
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a text stream (a test harness): the same limits on its text
+            text = sys.stdin.read(MAX_INPUT_BYTES + 1)
+            data = text.encode("utf-8", "surrogatepass") if len(text) <= MAX_INPUT_BYTES \
+                else b"\0" * (MAX_INPUT_BYTES + 1)
+        else:
+            data = stream.read(MAX_INPUT_BYTES + 1)
+        name = "<stdin>"
+    else:
+        p = Path(path)
+        if p.is_dir():
+            raise ParseError("is a directory, expected a text file", source=path)
+        with p.open("rb") as handle:
+            data = handle.read(MAX_INPUT_BYTES + 1)
+        name = path
+    return decode_text(data, name), name
 
 
 def write_output(path: str, text: str, *, force: bool) -> None:
     """Write a file atomically (temporary file then rename); refuse to overwrite without
-    force."""
+    force, and refuse a folder that does not exist (no silent mkdir)."""
     from fleece.rules.io import atomic_write
 
-    atomic_write(Path(path), text, overwrite=force)
+    atomic_write(Path(path), text, overwrite=force, make_parents=False)
 
 
 def echo(text: str = "", *, end: str = "\n") -> None:
