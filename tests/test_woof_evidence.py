@@ -61,7 +61,7 @@ def test_decks() -> None:
 
 @pytest.mark.parametrize(("text", "line", "column", "words"), [
     ("seats 9", 1, 7, "4 to 8 players"),
-    ("seats five", 1, 7, "must be a number"),
+    ("seats five", 1, 7, "must be a whole number"),
     ("seats 8\nseats 8", 2, 1, "second `seats`"),
     ("seats 8\nlook 1 2", 2, 9, "expected `look"),
     ("seats 8\nlook 1 2 goat", 2, 10, "unknown announcement"),

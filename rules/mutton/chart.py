@@ -2,14 +2,16 @@
 and read it back from pasted text.
 
 pbmserv prints the chart as a `Sheep   :` row of animal letters (`x` a dead sheep, `w` a dead
-wolf, `x` any dead animal without the reveal option) and one `Round  N:` row per kill with `x`
-under the victim and `+` under each runner. Columns are fixed: the mark for the i-th animal
-stands 2+2i characters right of the row's colon. fleece adds `e` for an escaped wolf (M12),
-which the server's text does not show.
+wolf, `x` any dead animal without the reveal option) and one `Round  N:` row per kill with `+`
+under each runner and, under the victim, the mark the top row gives it: `x`, or `w` for a wolf
+eaten by a wolf (M25). Columns are fixed: the mark for the i-th animal stands 2+2i characters
+right of the row's colon. fleece adds `e` for an escaped wolf (M12), which the server's text
+does not show.
 
 The reader takes whole pastes: an optional board diagram and score line, then the chart. Web
 pages turn spaces into non-breaking ones; tabs expand to 8 columns; blank lines and trailing
-spaces are ignored. Anything else that does not fit is a ParseError naming line and column.
+spaces are ignored. Only `\n` and `\r\n` end a line (rules.text.split_lines). Anything else
+that does not fit is a ParseError naming line and column.
 """
 
 from __future__ import annotations
@@ -32,7 +34,9 @@ from fleece.rules.mutton.diagram import (
     render_score,
 )
 from fleece.rules.mutton.game import Fate, GameState
+from fleece.rules.mutton.geometry import Cell
 from fleece.rules.mutton.options import ALPHABET
+from fleece.rules.text import split_lines, whole_number
 
 
 class Status(Enum):
@@ -143,14 +147,16 @@ _MARK = {
 
 
 def render_chart(chart: Chart) -> str:
-    """The chart in pbmserv columns (`Sheep   :` / `Round  N:`), no trailing spaces."""
+    """The chart in pbmserv columns (`Sheep   :` / `Round  N:`), no trailing spaces; under a
+    victim its top-row mark (`x`, or `w` for a wolf eaten by a wolf, M25)."""
     top = [a if s is Status.ALIVE else _MARK[s] for a, s in
            zip(chart.animals, chart.status, strict=True)]
     lines = ["Sheep   : " + " ".join(top)]
     for row in chart.rows:
         cells = []
-        for a in chart.animals:
-            cells.append("x" if a == row.victim else "+" if a in row.runners else " ")
+        for a, s in zip(chart.animals, chart.status, strict=True):
+            victim = "w" if s is Status.DEAD_WOLF else "x"
+            cells.append(victim if a == row.victim else "+" if a in row.runners else " ")
         lines.append(f"Round{row.round:>3}: " + " ".join(cells).rstrip())
     return "\n".join(lines)
 
@@ -169,8 +175,11 @@ def render_paste(chart: Chart) -> str:
 
 # ---- parse -----------------------------------------------------------------------------------
 
-_SHEEP_RE = re.compile(r"^\s*(sheep|animals?)\s*:", re.IGNORECASE)
-_ROUND_RE = re.compile(r"^\s*(round|r)\s*(\d+)\s*:", re.IGNORECASE)
+# Lines are normalised first (normalize_spaces), so the space is the only blank character.
+_SHEEP_RE = re.compile(r"^ *(sheep|animals?) *:", re.IGNORECASE | re.ASCII)
+_ROUND_RE = re.compile(r"^ *(round|r) *([0-9]+) *:", re.IGNORECASE | re.ASCII)
+_MARKS_RE = re.compile(r"[^ ]+")
+MAX_ROUND = 99  # every round kills an animal or ends in a shot (M24): 26 animals, 26 rounds
 
 
 def parse_chart(text: str, *, reveal: bool = True, escaped: Iterable[str] = ()) -> Chart:
@@ -181,14 +190,14 @@ def parse_chart(text: str, *, reveal: bool = True, escaped: Iterable[str] = ()) 
     their letters in the Sheep row, but they are not on the board; such letters are read as
     escaped (letters shown dead keep their mark).
     """
-    lines = text.splitlines()
+    lines = split_lines(text)
     board_rows: list[tuple[int, str]] = []
     score: tuple[int, int | None] | None = None
     sheep: tuple[int, str] | None = None
     round_lines: list[tuple[int, str]] = []
     for no, raw in enumerate(lines, start=1):
         line = normalize_spaces(raw)
-        if not line.strip():
+        if not line.strip(" "):
             continue
         if sheep is None:
             if is_label_line(line):
@@ -205,15 +214,15 @@ def parse_chart(text: str, *, reveal: bool = True, escaped: Iterable[str] = ()) 
             if _SHEEP_RE.match(line):
                 sheep = (no, line)
                 continue
-            col = len(line) - len(line.lstrip()) + 1
+            col = len(line) - len(line.lstrip(" ")) + 1
             raise ParseError(
                 "expected a board row, a 'Score:' line or the 'Sheep   :' row, found "
-                f"'{line.strip()[:30]}'", line=no, column=col)
+                f"'{line.strip(' ')[:30]}'", line=no, column=col)
         if _ROUND_RE.match(line):
             round_lines.append((no, line))
             continue
-        col = len(line) - len(line.lstrip()) + 1
-        raise ParseError(f"expected a 'Round  N:' row, found '{line.strip()[:30]}'",
+        col = len(line) - len(line.lstrip(" ")) + 1
+        raise ParseError(f"expected a 'Round  N:' row, found '{line.strip(' ')[:30]}'",
                          line=no, column=col)
     if sheep is None:
         raise ParseError("no 'Sheep   :' row found: the chart starts with the row of animals",
@@ -237,7 +246,7 @@ def parse_chart(text: str, *, reveal: bool = True, escaped: Iterable[str] = ()) 
 def _parse_sheep_row(no: int, line: str, *, reveal: bool
                      ) -> tuple[str, list[Status], list[int]]:
     colon = line.index(":")
-    marks = [(m.start(), m.group(0)) for m in re.finditer(r"\S+", line[colon + 1:])]
+    marks = [(m.start(), m.group(0)) for m in _MARKS_RE.finditer(line[colon + 1:])]
     n = len(marks)
     if n < 2 or n > 26:
         raise ParseError(f"the Sheep row lists {n} animals; Mutton has 2..26", line=no,
@@ -249,7 +258,7 @@ def _parse_sheep_row(no: int, line: str, *, reveal: bool
         col = colon + 1 + off
         expected = animals[i]
         if len(tok) != 1:
-            raise ParseError(f"'{tok}' is not one mark: the Sheep row has one character per "
+            raise ParseError(f"'{tok[:20]}' is not one mark: the Sheep row has one character per "
                              "animal, separated by spaces", line=no, column=col + 1)
         if tok == expected:
             status.append(Status.ALIVE)
@@ -281,7 +290,8 @@ def _parse_rounds(round_lines: list[tuple[int, str]], animals: str, status: list
     for no, line in round_lines:
         m = _ROUND_RE.match(line)
         assert m is not None
-        rnd = int(m.group(2))
+        rnd = whole_number(m.group(2), "a round number", lo=1, hi=MAX_ROUND, line=no,
+                           column=m.start(2) + 1)
         if rnd <= last_round:
             raise ParseError(f"round {rnd} follows round {last_round}: rounds must increase",
                              line=no, column=m.start(2) + 1)
@@ -289,12 +299,12 @@ def _parse_rounds(round_lines: list[tuple[int, str]], animals: str, status: list
         colon = m.end() - 1
         victim: str | None = None
         runners: set[str] = set()
-        for mm in re.finditer(r"\S", line[colon + 1:]):
+        for mm in re.finditer(r"[^ ]", line[colon + 1:]):
             off = mm.start() + 1
             ch = mm.group(0)
             col = colon + 1 + mm.start() + 1
-            if ch not in "x+":
-                raise ParseError(f"unknown mark '{ch}' in a Round row (only x and +)",
+            if ch not in "xw+":
+                raise ParseError(f"unknown mark '{ch}' in a Round row (only x, w and +)",
                                  line=no, column=col)
             if off > columns[-1]:
                 raise ParseError(
@@ -306,12 +316,21 @@ def _parse_rounds(round_lines: list[tuple[int, str]], animals: str, status: list
                     f"mark '{ch}' is not under an animal of the Sheep row (between "
                     f"{_between(off, columns, animals)})", line=no, column=col)
             a = animals[i]
-            if ch == "x":
+            if ch in "xw":
+                if ch == "w" and status[i] is not Status.DEAD_WOLF:
+                    shown = "x" if status[i].dead else "e" if status[i] is Status.ESCAPED \
+                        else a
+                    raise ParseError(f"'w' under {a}, whose Sheep-row mark is '{shown}': "
+                                     "a Round row marks a victim as the Sheep row does "
+                                     "(w only for a dead wolf, M25)", line=no, column=col)
                 if victim is not None:
                     raise ParseError(f"two victims in round {rnd}: {victim} and {a}",
                                      line=no, column=col)
                 if a in died_in:
                     raise ParseError(f"victim {a} was already eaten in round {died_in[a]}",
+                                     line=no, column=col)
+                if status[i] is Status.ESCAPED:
+                    raise ParseError(f"victim {a} is marked escaped (e) in the Sheep row",
                                      line=no, column=col)
                 if not status[i].dead:
                     raise ParseError(f"victim {a} is shown alive in the Sheep row",
@@ -323,7 +342,8 @@ def _parse_rounds(round_lines: list[tuple[int, str]], animals: str, status: list
                                      line=no, column=col)
                 runners.add(a)
         if victim is None:
-            raise ParseError(f"round {rnd} has no victim (x)", line=no, column=colon + 1)
+            raise ParseError(f"round {rnd} has no victim (x or w)", line=no,
+                             column=colon + 1)
         if not runners:
             raise ParseError(f"round {rnd} has no runner (+): the killer always runs",
                              line=no, column=colon + 1)
@@ -354,3 +374,99 @@ def _check_board(pic: BoardPicture, animals: str, status: list[Status], first_li
         missing = ", ".join(sorted(alive - drawn))
         raise ParseError(f"{missing} alive in the Sheep row but missing from the board",
                          line=first_line)
+
+
+# ---- JSON ------------------------------------------------------------------------------------
+
+_STATUS_BY_VALUE = {s.value: s for s in Status}
+
+
+def chart_from_json(data: dict[str, Any], *, reveal: bool = True, path: str = "") -> Chart:
+    """Rebuild a Chart from `Chart.to_json()` output (the object at field `path`), with strict
+    types (each error names its field), then check it as the paste reader would."""
+    from fleece.rules.mutton.geometry import board as board_of_size
+    from fleece.rules.text import (
+        json_dict,
+        json_int,
+        json_list,
+        json_str,
+        json_strings,
+        json_type,
+        quote,
+    )
+
+    def name(key: str) -> str:
+        return f"{path}.{key}" if path else key
+
+    animals = json_str(data, "animals", path)
+    if not 2 <= len(animals) <= 26 or animals != ALPHABET[:len(animals)]:
+        raise ParseError(f"field {quote(name('animals'))} must be the letters A, B, ... "
+                         "(2..26 of them)")
+    status_in = json_dict(data, "status", path, default={})
+    for key in status_in:
+        if key not in animals:
+            raise ParseError(f"field {quote(name('status'))}: {quote(key)} is not an animal")
+    status: list[Status] = []
+    for a in animals:
+        val = status_in.get(a, "alive")
+        st = _STATUS_BY_VALUE.get(val) if isinstance(val, str) else None
+        if st is None:
+            raise ParseError(f"field {quote(name('status.' + a))} must be one of "
+                             f"{', '.join(sorted(_STATUS_BY_VALUE))}, got "
+                             f"{quote(val) if isinstance(val, str) else json_type(val)}")
+        if not reveal and st in (Status.DEAD_SHEEP, Status.DEAD_WOLF):
+            st = Status.DEAD
+        status.append(st)
+    rows: list[ChartRow] = []
+    for i, r in enumerate(json_list(data, "rows", path, default=[])):
+        where = f"{name('rows')}[{i}]"
+        if not isinstance(r, dict):
+            raise ParseError(f"field {quote(where)} must be an object, got {json_type(r)}")
+        rnd = json_int(r, "round", where, lo=1, hi=MAX_ROUND)
+        victim = json_str(r, "victim", where)
+        runners = json_strings(json_list(r, "runners", where), f"{where}.runners")
+        for who, letter in [("victim", victim), *(("runners", x) for x in runners)]:
+            if letter not in animals:
+                raise ParseError(f"field {quote(f'{where}.{who}')}: {quote(letter)} is not "
+                                 "an animal")
+        if len(set(runners)) != len(runners):
+            raise ParseError(f"field {quote(f'{where}.runners')} names an animal twice")
+        rows.append(ChartRow(rnd, victim, frozenset(runners)))
+    pic = None
+    board_in = json_dict(data, "board", path, default=None)
+    if board_in is not None:
+        where = name("board")
+        size = json_int(board_in, "size", where, lo=2, hi=8)
+        b = board_of_size(size)
+        def cell(text: str, field: str) -> Cell:
+            try:
+                return b.cell(text)
+            except ParseError as exc:
+                raise ParseError(f"field {quote(field)}: {exc.message}") from None
+
+        cells = json_dict(board_in, "animals", where, default={})
+        pos: dict[str, Cell] = {}
+        for a, c in cells.items():
+            if a not in animals or not isinstance(c, str):
+                raise ParseError(f"field {quote(where + '.animals')}: expected animal -> cell "
+                                 f"name, got {quote(a)}")
+            pos[a] = cell(c, f"{where}.animals.{a}")
+        corpse_names = json_strings(json_list(board_in, "corpses", where, default=[]),
+                                    where + ".corpses")
+        corpses = [cell(c, f"{where}.corpses") for c in corpse_names]
+        taken = list(pos.values()) + corpses
+        if len(set(taken)) != len(taken):
+            raise ParseError(f"field {quote(where)}: two things stand on one cell")
+        pic = BoardPicture(size, pos, frozenset(corpses))
+    score = json_int(data, "score", path, default=None, lo=0, hi=99)
+    to_beat = json_int(data, "to_beat", path, default=None, lo=0, hi=99)
+    if to_beat is not None and score is None:
+        raise ParseError(f"field {quote(name('to_beat'))} without a score")
+    chart = Chart(animals, tuple(status), tuple(rows), reveal=reveal, board=pic, score=score,
+                  to_beat=to_beat)
+    # Re-read through the pbmserv reader, which checks rows, victims, runners and the board.
+    try:
+        return parse_chart(render_paste(chart), reveal=reveal)
+    except ParseError as exc:
+        raise ParseError(f"the JSON chart{' ' + quote(path) if path else ''} is not valid: "
+                         f"{exc.message}") from None

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from fleece.rules.errors import ParseError
 from fleece.rules.mutton.geometry import ROW_LETTERS, Board, Cell, board, diagonal_range
+from fleece.rules.text import is_ascii_digits, whole_number
 
 NBSP_CHARS = "\u00a0\u2007\u202f"
 _SPACE_TABLE = {ord(c): " " for c in NBSP_CHARS}
@@ -77,9 +78,12 @@ def render_score(score: int, to_beat: int | None = None) -> str:
     return f"Score: {score} ({to_beat} to beat)." if to_beat is not None else f"Score: {score}."
 
 
-_ROW_RE = re.compile(r"^\s*([a-o])-\s")
-_SCORE_RE = re.compile(r"^\s*Score:\s*(\d+)\s*(?:\(\s*(\d+)\s+to\s+beat\s*\))?\s*\.?\s*$",
-                       re.IGNORECASE)
+# Lines are normalised first (non-breaking spaces become spaces, tabs are expanded), so the
+# only blank character left is the space: any other one is an error where it stands.
+_ROW_RE = re.compile(r"^ *([a-o])- ")
+_SCORE_RE = re.compile(r"^ *Score: *([0-9]+) *(?:\( *([0-9]+) +to +beat *\))? *\.? *$",
+                       re.IGNORECASE | re.ASCII)
+MAX_SCORE = 99  # 26 animals: at most 25 dead sheep plus 3 per escaped wolf
 
 
 def is_board_row(line: str) -> bool:
@@ -89,21 +93,26 @@ def is_board_row(line: str) -> bool:
 
 def is_label_line(line: str) -> bool:
     """True for the diagonal-number lines above the diagram (`1 2 3 4`, `/ / / / 5`)."""
-    text = normalize_spaces(line).strip()
-    return bool(text) and all(tok == "/" or tok.isdigit() for tok in text.split())
+    tokens = [tok for tok in normalize_spaces(line).split(" ") if tok]
+    return bool(tokens) and all(tok == "/" or is_ascii_digits(tok) for tok in tokens)
 
 
 def parse_score(line: str, lineno: int | None = None) -> tuple[int, int | None] | None:
     """(score, to beat) from `Score: 5 (10 to beat).`; None when the line is not a score line;
     ParseError when it starts like one but is malformed."""
     text = normalize_spaces(line)
-    if not text.strip().lower().startswith("score"):
+    if not text.lstrip(" ").lower().startswith("score"):
         return None
     m = _SCORE_RE.match(text)
     if not m:
         raise ParseError("malformed score line (expected 'Score: N (M to beat).')",
                          line=lineno, column=1)
-    return int(m.group(1)), (int(m.group(2)) if m.group(2) else None)
+    score = whole_number(m.group(1), "the score", hi=MAX_SCORE, line=lineno,
+                         column=m.start(1) + 1)
+    if m.group(2) is None:
+        return score, None
+    return score, whole_number(m.group(2), "the score to beat", hi=MAX_SCORE, line=lineno,
+                               column=m.start(2) + 1)
 
 
 def parse_board(lines: list[tuple[int, str]]) -> BoardPicture:
@@ -124,7 +133,7 @@ def parse_board(lines: list[tuple[int, str]]) -> BoardPicture:
         if m.group(1) != ROW_LETTERS[r]:
             raise ParseError(f"expected board row '{ROW_LETTERS[r]}', found '{m.group(1)}'",
                              line=lineno, column=m.start(1) + 1)
-        tokens = [(mm.start() + 1, mm.group(0)) for mm in re.finditer(r"\S+", text[m.end():])]
+        tokens = [(mm.start() + 1, mm.group(0)) for mm in re.finditer(r"[^ ]+", text[m.end():])]
         cells: list[tuple[int, str]] = []
         for col, tok in tokens:
             if tok == "/":

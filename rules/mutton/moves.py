@@ -24,6 +24,7 @@ from enum import Enum
 
 from fleece.rules.errors import ParseError
 from fleece.rules.mutton.geometry import Board, Cell
+from fleece.rules.text import quote, whole_number
 
 
 class Side(Enum):
@@ -117,8 +118,9 @@ WolfMove = Kill | Escape | WolfPass
 FarmerMove = Shoot | Berserk | FarmerPass
 Move = Placement | ChooseWolves | WolfMove | FarmerMove
 
-_LETTER_RE = re.compile(r"^[A-Z]$")
-_RUN_RE = re.compile(r"^([A-Z])-([a-o][0-9]{1,2})$")
+_LETTER_RE = re.compile(r"[A-Z]")  # always used with fullmatch
+_RUN_RE = re.compile(r"([A-Z])-([a-o][0-9]{1,2})")
+MAX_SEED_DIGITS = 18
 
 
 def format_runs(runs: tuple[Run, ...]) -> str:
@@ -160,10 +162,10 @@ def _parse_runs(text: str, board: Board, column: int, line: int | None) -> tuple
     runs: list[Run] = []
     offset = column
     for part in text.split(","):
-        m = _RUN_RE.match(part)
+        m = _RUN_RE.fullmatch(part)
         if not m:
             raise ParseError(
-                f"'{part}' is not a runner move (expected LETTER-cell such as L-a2)",
+                f"{quote(part)} is not a runner move (expected LETTER-cell such as L-a2)",
                 line=line, column=offset,
             )
         try:
@@ -186,7 +188,7 @@ def parse_move(
     """Parse one move token. `side` decides whether a lone letter is an escape (Wolf) or a
     shot (Farmer) and whether `pass` is the Wolf's or the Farmer's; None means the game is in
     its set-up and only placements or the wolf choice are expected."""
-    token = text.strip()
+    token = text.strip(" ")
     low = token.lower()
     if not token:
         raise ParseError("empty move", line=line, column=column)
@@ -198,17 +200,15 @@ def parse_move(
         return PlaceRandom()
     if low.startswith("random="):
         seed = token.split("=", 1)[1]
-        if not seed.isdigit():
-            raise ParseError(f"random seed must be a whole number, got '{seed}'",
-                             line=line, column=column + 7)
-        return PlaceRandom(int(seed))
+        return PlaceRandom(whole_number(seed, "the random seed", max_digits=MAX_SEED_DIGITS,
+                                        line=line, column=column + 7))
     if low.startswith("wolves="):
         letters = token.split("=", 1)[1]
         if not letters.isalpha() or not letters.isupper() or not letters.isascii():
-            raise ParseError(f"wolf letters must be capitals A-Z, got '{letters}'",
+            raise ParseError(f"wolf letters must be capitals A-Z, got {quote(letters)}",
                              line=line, column=column + 7)
         if len(set(letters)) != len(letters):
-            raise ParseError(f"a wolf is named twice in '{letters}'", line=line,
+            raise ParseError(f"a wolf is named twice in {quote(letters)}", line=line,
                              column=column + 7)
         return ChooseWolves("".join(sorted(letters)))
     if low == "pass":
@@ -227,8 +227,9 @@ def parse_move(
         return PlaceCells(tuple(cells))
     if ":" in token:
         head, _, tail = token.partition(":")
-        if not _LETTER_RE.match(head):
-            raise ParseError(f"'{head}' is not an animal letter", line=line, column=column)
+        if not _LETTER_RE.fullmatch(head):
+            raise ParseError(f"{quote(head)} is not an animal letter", line=line,
+                             column=column)
         runs = _parse_runs(tail, board, column + len(head) + 1, line) if tail else ()
         if side is Side.WOLF:
             if not runs:
@@ -241,17 +242,18 @@ def parse_move(
     parts = token.split(",")
     offset = column
     for part in parts:
-        if not _LETTER_RE.match(part):
-            raise ParseError(f"'{part}' is not an animal letter or a move", line=line,
+        if not _LETTER_RE.fullmatch(part):
+            raise ParseError(f"{quote(part)} is not an animal letter or a move", line=line,
                              column=offset)
         offset += len(part) + 1
     if side is None:
-        raise ParseError(f"'{token}' is not a set-up move (placement or wolves=...)",
+        raise ParseError(f"{quote(token)} is not a set-up move (placement or wolves=...)",
                          line=line, column=column)
     if len(parts) == 1:
         return Escape(token) if side is Side.WOLF else Shoot(token)
     if side is Side.WOLF:
         raise ParseError("the Wolf cannot make a berserk volley", line=line, column=column)
     if len(set(parts)) != len(parts):
-        raise ParseError(f"an animal is shot twice in '{token}'", line=line, column=column)
+        raise ParseError(f"an animal is shot twice in {quote(token)}", line=line,
+                         column=column)
     return Berserk(tuple(parts))

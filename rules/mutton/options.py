@@ -14,11 +14,13 @@ from enum import Enum
 
 from fleece.rules.errors import ParseError, RulesError
 from fleece.rules.mutton.geometry import MAX_SIZE, MIN_SIZE, board
+from fleece.rules.text import quote, split_lines, whole_number
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 MIN_ANIMALS = 2
 MAX_ANIMALS = 26
 QUICK_PLAY_TARGET = 11  # rulebook quick play: the Wolf wins with 11 or more points
+MAX_QUICK_PLAY = 99  # no game scores more (25 dead sheep plus 3 per escaped wolf)
 
 
 class Weapon(Enum):
@@ -65,8 +67,9 @@ class RuleSet:
             raise RulesError(
                 f"num_wolves must be in 1..num_sheep/2 = 1..{top}, got {self.num_wolves}"
             )
-        if self.quick_play is not None and self.quick_play < 1:
-            raise RulesError(f"the quick-play target must be at least 1, got {self.quick_play}")
+        if self.quick_play is not None and not 1 <= self.quick_play <= MAX_QUICK_PLAY:
+            raise RulesError(f"the quick-play target must be in 1..{MAX_QUICK_PLAY}, got "
+                             f"{self.quick_play}")
         if self.dictionary is not None:
             pool = frozenset(self.letters)
             usable = [w for w in self.dictionary if len(w) == self.num_wolves and w <= pool]
@@ -151,7 +154,7 @@ _NUMBERS = {
     "num_wolves": "num_wolves",
     "quick": "quick_play",
 }
-_TOKEN_RE = re.compile(r"\S+")
+_TOKEN_RE = re.compile(r"[^ ]+")
 
 
 def parse_options(
@@ -162,30 +165,37 @@ def parse_options(
 ) -> RuleSet:
     """Parse pbmserv challenge options (`-size=5 -no_reveal ...`); the leading dash is optional.
 
-    Unknown options and out-of-range values raise ParseError naming the column.
+    Unknown options and out-of-range values raise ParseError naming the column. Options are
+    separated by spaces (tabs and non-breaking spaces count as one space each); any other
+    character, a non-ASCII one included, belongs to an option name and makes it unknown.
     """
     values: dict[str, object] = {}
-    for match in _TOKEN_RE.finditer(text):
+    for match in _TOKEN_RE.finditer(text.replace("\t", " ").replace("\u00a0", " ")):
         token = match.group(0)
         column = match.start() + 1
+        if not token.isascii() or not token.isprintable():
+            raise ParseError(f"unknown option {quote(token)}", line=line, column=column)
         name = token.lstrip("-").lower()
+        value: object
         if name.startswith("words="):
-            values["dictionary"] = _parse_words(token.split("=", 1)[1], line, column)
+            attr, value = "dictionary", _parse_words(token.split("=", 1)[1], line, column)
         elif "=" in name:
             key, _, raw = name.partition("=")
             if key not in _NUMBERS:
-                raise ParseError(f"unknown option '{token}'", line=line, column=column)
-            if not raw.isdigit():
-                raise ParseError(f"option '{key}' needs a whole number, got '{raw}'",
-                                 line=line, column=column)
-            values[_NUMBERS[key]] = int(raw)
+                raise ParseError(f"unknown option {quote(token)}", line=line, column=column)
+            attr = _NUMBERS[key]
+            value = whole_number(raw, f"option '{key}'", max_digits=4, line=line,
+                                 column=column + token.index("=") + 1)
         elif name in _FLAGS:
             attr, value = _FLAGS[name]
-            values[attr] = value
         else:
             known = ", ".join(sorted({*_FLAGS, *(f"{k}=N" for k in _NUMBERS), "words=W,..."}))
-            raise ParseError(f"unknown option '{token}' (known: {known})", line=line,
+            raise ParseError(f"unknown option {quote(token)} (known: {known})", line=line,
                              column=column)
+        if attr in values:
+            raise ParseError(f"{quote(token)}: the {attr.replace('_', ' ')} option is given "
+                             "twice", line=line, column=column)
+        values[attr] = value
     if dictionary is not None:
         values["dictionary"] = dictionary
     try:
@@ -200,7 +210,7 @@ def _parse_words(text: str, line: int | None, column: int) -> frozenset[frozense
     for word in text.split(","):
         if not word or not word.isascii() or not word.isalpha() or not word.isupper() \
                 or len(set(word)) != len(word):
-            raise ParseError(f"-words: {word!r} is not a word of distinct capitals",
+            raise ParseError(f"-words: {quote(word)} is not a word of distinct capitals",
                              line=line, column=column)
         sets.add(frozenset(word))
     return frozenset(sets)
@@ -211,9 +221,9 @@ def load_dictionary(text: str, num_wolves: int | None = None) -> frozenset[froze
     all distinct (a wolf set has no repeated animal), optionally only those of `num_wolves`
     letters."""
     sets: set[frozenset[str]] = set()
-    for raw in text.splitlines():
-        word = raw.split("#", 1)[0].strip().upper()
-        if not word or not word.isalpha() or not word.isascii():
+    for raw in split_lines(text):
+        word = raw.split("#", 1)[0].strip(" \t").upper() if raw.isascii() else ""
+        if not word or not word.isalpha():
             continue
         letters = frozenset(word)
         if len(letters) == len(word) and (num_wolves is None or len(word) == num_wolves):

@@ -27,8 +27,10 @@ from fleece.rules.mutton.geometry import board
 from fleece.rules.mutton.match import Match
 from fleece.rules.mutton.moves import Move, Side, format_move, parse_move
 from fleece.rules.mutton.options import RuleSet, parse_options
+from fleece.rules.text import quote, split_lines
 
-_GAME_RE = re.compile(r"^game\s+([12])$", re.IGNORECASE)
+_GAME_RE = re.compile(r"game +([12])", re.IGNORECASE | re.ASCII)  # used with fullmatch
+_PREFIX_RE = re.compile(r"^(mutton +)?(challenge +)?", re.IGNORECASE | re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -49,39 +51,47 @@ class Record:
 
 
 def _strip_comment(raw: str) -> str:
-    return raw.split("#", 1)[0].rstrip()
+    return raw.split("#", 1)[0].rstrip(" ")
 
 
 def parse_record(text: str, *, dictionary: frozenset[frozenset[str]] | None = None) -> Record:
-    """Split a record into its options line and the move lines of each game (syntax only)."""
+    """Split a record into its options line and the move lines of each game (syntax only).
+    Only `\n` and `\r\n` end a line; spaces, tabs and non-breaking spaces separate words;
+    any other character belongs to a word (and is refused by the word's parser)."""
     rules: RuleSet | None = None
     games: list[list[RecordLine]] = [[]]
-    for no, raw in enumerate(text.splitlines(), start=1):
+    for no, raw in enumerate(split_lines(text), start=1):
         body = _strip_comment(raw.replace("\u00a0", " ").replace("\t", " "))
-        if not body.strip():
+        if not body.strip(" "):
             continue
-        col = len(body) - len(body.lstrip()) + 1
-        stripped = body.strip()
+        col = len(body) - len(body.lstrip(" ")) + 1
+        stripped = body.strip(" ")
         if rules is None:
-            opts = re.sub(r"^(mutton\s+)?(challenge\s+)?", "", stripped, flags=re.IGNORECASE)
-            if opts and not opts.startswith("-") and "=" not in opts.split()[0]:
+            prefix = _PREFIX_RE.match(stripped)
+            cut = prefix.end() if prefix else 0
+            opts = stripped[cut:]
+            if opts and not opts.startswith("-") and "=" not in opts.split(" ")[0]:
                 raise ParseError(
                     "a record starts with the options line (for example "
                     "'-size=4 -num_sheep=26 -num_wolves=4'), found "
-                    f"'{stripped[:30]}'", line=no, column=col)
-            rules = parse_options(opts, line=no, dictionary=dictionary)
+                    f"{quote(stripped)}", line=no, column=col)
+            try:
+                rules = parse_options(opts, line=no, dictionary=dictionary)
+            except ParseError as exc:
+                column = None if exc.column is None else exc.column + col - 1 + cut
+                raise ParseError(exc.message, line=no, column=column) from None
             continue
-        m = _GAME_RE.match(stripped)
+        m = _GAME_RE.fullmatch(stripped)
         if m:
             want = len(games) + (1 if games[-1] else 0)
             if int(m.group(1)) != want or (want == 1 and games[-1]):
-                raise ParseError(f"'{stripped}' out of order: expected 'game {want}'",
+                raise ParseError(f"{quote(stripped)} out of order: expected 'game {want}'",
                                  line=no, column=col)
             if games[-1]:
                 games.append([])
             continue
         if " " in stripped:
-            raise ParseError(f"one move per line: '{stripped[:30]}' has a space", line=no,
+            raise ParseError(f"one move per line: {quote(stripped)} has a space", line=no,
                              column=col + stripped.index(" "))
         games[-1].append(RecordLine(no, col, stripped))
     if rules is None:

@@ -12,8 +12,9 @@ One fact per line, `#` starts a comment. Keywords (RULES.md section 2, evidence 
     saw V T CARD [ANN]      seat V looked at seat T and saw exactly this card
     ask A T Q yes|no        seat A asked seat T question q1..q5; the (truthful) answer
 
-Errors are `ParseError`s naming the line, the column and what is wrong. `format_evidence` writes
-the canonical text back; parsing it gives an equal `Evidence`.
+Words are separated by spaces or tabs; only `\n` and `\r\n` end a line; numbers are ASCII
+digits. Errors are `ParseError`s naming the line, the column and what is wrong.
+`format_evidence` writes the canonical text back; parsing it gives an equal `Evidence`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from fleece.rules.errors import ParseError, RulesError
+from fleece.rules.text import quote, split_lines, whole_number
 from fleece.rules.woof.cards import (
     BASIC_CARDS,
     DEFAULT_RULES,
@@ -211,16 +213,24 @@ class _Tok:
     col: int
 
 
-def _tokens(line: str) -> list[_Tok]:
+_BLANK = " \t\u00a0"
+
+
+def _tokens(line: str, lineno: int) -> list[_Tok]:
+    """The words of a line before any `#` comment; a control or invisible character outside
+    a comment is an error at its column."""
     code = line.split("#", 1)[0]
     out: list[_Tok] = []
     i = 0
     while i < len(code):
-        if code[i].isspace():
+        if code[i] in _BLANK:
             i += 1
             continue
         j = i
-        while j < len(code) and not code[j].isspace():
+        while j < len(code) and code[j] not in _BLANK:
+            if not code[j].isprintable():
+                raise ParseError(f"unexpected character U+{ord(code[j]):04X} (words are "
+                                 "separated by spaces)", line=lineno, column=j + 1)
             j += 1
         out.append(_Tok(code[i:j], i + 1))
         i = j
@@ -228,11 +238,7 @@ def _tokens(line: str) -> list[_Tok]:
 
 
 def _int(tok: _Tok, lineno: int, what: str) -> int:
-    try:
-        return int(tok.text)
-    except ValueError:
-        raise ParseError(f"{what} must be a number, got {tok.text!r}", line=lineno,
-                         column=tok.col) from None
+    return whole_number(tok.text, what, max_digits=4, line=lineno, column=tok.col)
 
 
 def _card(tok: _Tok, lineno: int) -> Card:
@@ -267,18 +273,19 @@ def parse_evidence(text: str, *, rules: RuleSet | None = None) -> Evidence:
     dog_target: Character | None = None
     seen_once: dict[str, int] = {}
     pending: list[tuple[int, str, list[_Tok]]] = []
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        toks = _tokens(raw)
+    for lineno, raw in enumerate(split_lines(text), start=1):
+        toks = _tokens(raw, lineno)
         if not toks:
             continue
         key = toks[0].text.lower()
         args = toks[1:]
         if key not in _KEYWORDS:
-            raise ParseError(f"unknown keyword {toks[0].text!r} (expected one of "
+            raise ParseError(f"unknown keyword {quote(toks[0].text)} (expected one of "
                              f"{', '.join(_KEYWORDS)})", line=lineno, column=toks[0].col)
         lo, hi = _ARITY[key]
         if not lo <= len(args) <= hi:
-            where = args[hi].col if len(args) > hi else len(raw.split('#', 1)[0].rstrip()) + 1
+            where = args[hi].col if len(args) > hi else \
+                len(raw.split('#', 1)[0].rstrip(_BLANK)) + 1
             raise ParseError(f"{key}: expected `{_USAGE[key]}`", line=lineno, column=where)
         if key in ("seats", "deck", "me", "dog-target"):
             if key in seen_once:
@@ -298,7 +305,7 @@ def parse_evidence(text: str, *, rules: RuleSet | None = None) -> Evidence:
             try:
                 dog_target = Character(args[0].text.lower())
             except ValueError:
-                raise ParseError(f"unknown character {args[0].text!r}", line=lineno,
+                raise ParseError(f"unknown character {quote(args[0].text)}", line=lineno,
                                  column=args[0].col) from None
         else:
             pending.append((lineno, key, args))
@@ -331,11 +338,9 @@ def _parse_deck(spec: tuple[int, list[_Tok]] | None, table: Table, notes: list[s
     for tok in toks:
         word, _, times = tok.text.lower().partition("*")
         count = 1
-        if times:
-            if not times.isdigit() or not 1 <= int(times) <= 20:
-                raise ParseError(f"bad copy count in {tok.text!r} (use card*N, N 1..20)",
-                                 line=lineno, column=tok.col)
-            count = int(times)
+        if times or tok.text.endswith("*"):
+            count = whole_number(times, f"the copy count of {quote(tok.text)} (card*N)",
+                                 lo=1, hi=20, line=lineno, column=tok.col)
         if word == "basic":
             cards.extend(BASIC_CARDS * count)
         elif word == "expert":
@@ -380,11 +385,11 @@ def _fact(lineno: int, key: str, args: list[_Tok], table: Table) -> Fact:
         try:
             question = QuestionCard(args[2].text.lower())
         except ValueError:
-            raise ParseError(f"unknown question {args[2].text!r} (q1..q5)", line=lineno,
+            raise ParseError(f"unknown question {quote(args[2].text)} (q1..q5)", line=lineno,
                              column=args[2].col) from None
         answer = args[3].text.lower()
         if answer not in ("yes", "no"):
-            raise ParseError(f"answer must be yes or no, got {args[3].text!r}", line=lineno,
+            raise ParseError(f"answer must be yes or no, got {quote(args[3].text)}", line=lineno,
                              column=args[3].col)
         return AskFact(asker, target, question, answer == "yes", lineno)
     viewer = _seat(args[0], lineno, table, acting=True, role="looking")

@@ -6,24 +6,37 @@ the matching reader; every reader returns a `Problem` (solver.mutton.problem).
 
 from __future__ import annotations
 
-import json
-from dataclasses import replace
+import re
 from typing import Any
 
 from fleece.rules.errors import FleeceError, ParseError
-from fleece.rules.mutton.chart import Chart, ChartRow, Status, parse_chart
-from fleece.rules.mutton.diagram import BoardPicture
-from fleece.rules.mutton.geometry import board as board_of_size
-from fleece.rules.mutton.options import ALPHABET
+from fleece.rules.mutton.chart import Chart, chart_from_json, parse_chart
+from fleece.rules.text import (
+    in_field,
+    json_bool,
+    json_dict,
+    json_int,
+    json_object,
+    json_str,
+    json_strings,
+    json_type,
+    load_json,
+    quote,
+    split_lines,
+)
 from fleece.solver.mutton.problem import Problem, problem_from_chart
 from fleece.solver.mutton.record_view import record_problem
+
+__all__ = ["chart_from_json", "chart_from_text", "detect_input", "problem_from_json",
+           "problem_from_record", "problem_from_text", "puzzle_chart"]
 
 
 def problem_from_text(text: str, wolves: int | None = None, *, reveal: bool = True,
                       escaped: str = "", dictionary: frozenset[frozenset[str]] | None = None,
                       passed: bool = False) -> Problem:
     """A problem from any accepted input: a pasted chart, a full game record (its first line
-    is the options line `-size=...`), or JSON (an object; see `problem_from_json`)."""
+    is the options line `-size=...`), a Mutton puzzle text (header lines `Puzzle:`,
+    `Wolves:`, ... before the chart) or JSON (an object; see `problem_from_json`)."""
     kind = detect_input(text)
     if kind == "record":
         if passed or escaped or not reveal:
@@ -33,21 +46,66 @@ def problem_from_text(text: str, wolves: int | None = None, *, reveal: bool = Tr
     if kind == "json":
         return problem_from_json(text, wolves=wolves, reveal=reveal, escaped=escaped,
                                  dictionary=dictionary, passed=passed)
+    if kind == "puzzle":
+        chart, k = puzzle_chart(text, reveal=reveal)
+        return problem_from_chart(chart, k if wolves is None else wolves, escaped=escaped,
+                                  dictionary=dictionary, passed=passed)
     chart = parse_chart(text, reveal=reveal, escaped=escaped)
     return problem_from_chart(chart, 4 if wolves is None else wolves, escaped=escaped,
                               dictionary=dictionary, passed=passed)
 
 
+def chart_from_text(text: str, *, reveal: bool = True) -> Chart:
+    """The chart of any input `problem_from_text` accepts (what `fleece mutton chart` prints):
+    a paste, a puzzle text, JSON, or a record (the Farmer's chart of its last game)."""
+    kind = detect_input(text)
+    if kind == "record":
+        if not reveal:
+            raise FleeceError("--no-reveal is for pasted charts: a game record already says it")
+        return record_problem(text).chart
+    if kind == "json":
+        data = json_object(load_json(text), "")
+        _json_wolves(data, None)
+        if "record" in data:
+            if not reveal:
+                raise FleeceError("--no-reveal is for pasted charts: a game record already "
+                                  "says it")
+            try:
+                return record_problem(_json_record(data)).chart
+            except ParseError as exc:
+                raise in_field(exc, "record") from None
+        return _json_chart(data, reveal)
+    if kind == "puzzle":
+        return puzzle_chart(text, reveal=reveal)[0]
+    return parse_chart(text, reveal=reveal)
+
+
+def puzzle_chart(text: str, *, reveal: bool = True) -> tuple[Chart, int]:
+    """The chart and the number of wolves of a Mutton puzzle text."""
+    from fleece.rules.mutton.chart import render_chart
+    from fleece.solver.mutton.puzzle.formats import parse_puzzle
+
+    spec = parse_puzzle(text)
+    if reveal:
+        return spec.chart, spec.wolves
+    return parse_chart(render_chart(spec.chart), reveal=False), spec.wolves
+
+
+_PUZZLE_HEAD_RE = re.compile(r" *(puzzle|grade|wolves|question) *:", re.IGNORECASE | re.ASCII)
+
+
 def detect_input(text: str) -> str:
-    """`record`, `json` or `chart`, from the first meaningful line."""
-    for raw in text.splitlines():
-        line = raw.split("#", 1)[0].replace("\u00a0", " ").strip()
+    """`record`, `json`, `puzzle` or `chart`, from the first meaningful line (blank lines
+    and `#` comments skipped)."""
+    for raw in split_lines(text):
+        line = raw.split("#", 1)[0].replace("\u00a0", " ").strip(" \t")
         if not line:
             continue
         if line.startswith(("{", "[")):
             return "json"
-        low = line.lower()
-        first = low.split()[0]
+        if _PUZZLE_HEAD_RE.match(line):
+            return "puzzle"
+        first = line.lower().split(" ")[0]
         if first.startswith("-") and ("=" in first or first.lstrip("-") in _FLAG_WORDS):
             return "record"
         if first in ("mutton", "challenge"):
@@ -71,7 +129,12 @@ def problem_from_record(text: str, *, dictionary: frozenset[frozenset[str]] | No
 
 # ---- JSON input ------------------------------------------------------------------------------
 
-_STATUS_BY_VALUE = {s.value: s for s in Status}
+# Fields of a JSON input: a chart (Chart.to_json), the problem's options, a puzzle's JSON twin.
+_JSON_FIELDS = frozenset({
+    "animals", "reveal", "status", "rows", "board", "score", "to_beat",
+    "wolves", "num_wolves", "escaped", "passed", "paste", "record", "chart", "comment",
+    "format", "version", "game", "id", "grade", "question", "question_text", "chart_text",
+})
 
 
 def problem_from_json(text: str, *, wolves: int | None = None, reveal: bool = True,
@@ -81,89 +144,77 @@ def problem_from_json(text: str, *, wolves: int | None = None, reveal: bool = Tr
     `reveal`, `status`, `rows`, optional `board`, `score`, `to_beat`), the same under a
     `chart` key (puzzle files), or an object with a `paste` string (a pbmserv chart) or a
     `record` string; optional keys `wolves`, `escaped`, `passed` supply the options
-    (command-line options win when given)."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ParseError(f"invalid JSON: {exc.msg}", line=exc.lineno, column=exc.colno) from None
-    if not isinstance(data, dict):
-        raise ParseError("the JSON input must be an object")
-    k = wolves if wolves is not None else data.get("wolves", data.get("num_wolves"))
-    if k is not None and not isinstance(k, int):
-        raise ParseError("'wolves' must be a whole number")
+    (command-line options win when given). Types are strict (`"reveal": "false"` is an
+    error, not true) and every error names its field; an error inside the `paste` or `record`
+    text names the field and the line inside it."""
+    data = json_object(load_json(text), "")
+    k = _json_wolves(data, wolves)
     if "record" in data:
-        rec = data["record"]
-        if not isinstance(rec, str):
-            raise ParseError("'record' must be a string")
-        return problem_from_record(rec, dictionary=dictionary, wolves=k)
-    esc = escaped or str(data.get("escaped", ""))
-    was_passed = passed or bool(data.get("passed", False))
-    rev = reveal and bool(data.get("reveal", True))
-    if "paste" in data:
-        paste = data["paste"]
-        if not isinstance(paste, str):
-            raise ParseError("'paste' must be a string")
-        chart = parse_chart(paste, reveal=rev)
-    elif isinstance(data.get("chart"), dict):  # e.g. a puzzle file: {"wolves": 4, "chart": ...}
-        inner = data["chart"]
-        chart = chart_from_json(inner, reveal=rev and bool(inner.get("reveal", True)))
-    else:
-        chart = chart_from_json(data, reveal=rev)
+        try:
+            return problem_from_record(_json_record(data), dictionary=dictionary, wolves=k)
+        except ParseError as exc:
+            raise in_field(exc, "record") from None
+    chart = _json_chart(data, reveal)
+    esc_in = data.get("escaped", "")
+    if isinstance(esc_in, list):
+        esc_in = "".join(json_strings(esc_in, "escaped"))
+    elif not isinstance(esc_in, str):
+        raise ParseError(f"field 'escaped' must be a string of letters, got {json_type(esc_in)}")
+    esc = escaped or _letters(esc_in)
+    was_passed = json_bool(data, "passed", default=False) or passed
     return problem_from_chart(chart, 4 if k is None else k, escaped=esc, dictionary=dictionary,
                               passed=was_passed)
 
 
-def chart_from_json(data: dict[str, Any], *, reveal: bool = True) -> Chart:
-    """Rebuild a Chart from `Chart.to_json()` output, checking it as the paste reader would."""
-    from fleece.rules.mutton.chart import render_chart, render_paste
+def _json_wolves(data: dict[str, Any], wolves: int | None) -> int | None:
+    """Check the JSON input's fields; the number of wolves (`wolves` wins when given)."""
+    unknown = sorted(set(data) - _JSON_FIELDS)
+    if unknown:
+        raise ParseError(f"unknown field {quote(unknown[0])} (known: "
+                         f"{', '.join(sorted(_JSON_FIELDS))})")
+    sources = [key for key in ("record", "paste", "chart", "animals") if key in data]
+    if len(sources) != 1:
+        raise ParseError("the JSON input needs exactly one of 'animals' (a chart), 'chart', "
+                         "'paste' or 'record'" + (f", got {', '.join(sources)}" if sources
+                                                  else ""))
+    k = json_int(data, "wolves", default=None, lo=1, hi=13)
+    k2 = json_int(data, "num_wolves", default=None, lo=1, hi=13)
+    if k is not None and k2 is not None and k != k2:
+        raise ParseError(f"fields 'wolves' ({k}) and 'num_wolves' ({k2}) disagree")
+    if wolves is not None:
+        return wolves
+    found: int | None = k if k is not None else k2
+    return found
 
-    animals = data.get("animals")
-    if not isinstance(animals, str) or not 2 <= len(animals) <= 26 \
-            or animals != ALPHABET[:len(animals)]:
-        raise ParseError("'animals' must be the letters A, B, ... (2..26 of them)")
-    status_in = data.get("status", {})
-    if not isinstance(status_in, dict):
-        raise ParseError("'status' must be an object letter -> status")
-    status: list[Status] = []
-    for a in animals:
-        val = status_in.get(a, "alive")
-        st = _STATUS_BY_VALUE.get(val)
-        if st is None:
-            raise ParseError(f"unknown status {val!r} for {a} (known: "
-                             f"{', '.join(sorted(_STATUS_BY_VALUE))})")
-        if not reveal and st in (Status.DEAD_SHEEP, Status.DEAD_WOLF):
-            st = Status.DEAD
-        status.append(st)
-    rows: list[ChartRow] = []
-    for i, r in enumerate(data.get("rows", [])):
+
+def _json_record(data: dict[str, Any]) -> str:
+    rec: str = json_str(data, "record")
+    for key in ("escaped", "passed", "reveal"):
+        if key in data:
+            raise ParseError(f"field {quote(key)} is for charts: a 'record' already says it")
+    return rec
+
+
+def _json_chart(data: dict[str, Any], reveal: bool) -> Chart:
+    """The chart of a JSON input that is not a record (`paste`, `chart` or the chart itself)."""
+    rev = json_bool(data, "reveal", default=True) and reveal
+    if "paste" in data:
+        paste = json_str(data, "paste")
         try:
-            rows.append(ChartRow(int(r["round"]), str(r["victim"]),
-                                 frozenset(str(x) for x in r["runners"])))
-        except (KeyError, TypeError, ValueError):
-            raise ParseError(f"row {i + 1}: expected round, victim and runners") from None
-    chart = Chart(animals, tuple(status), tuple(rows), reveal=reveal)
-    # Re-read through the pbmserv reader, which checks rows, victims and runners.
-    text = render_chart(chart)
-    board_in = data.get("board")
-    if board_in is not None:
-        try:
-            size = int(board_in["size"])
-            b = board_of_size(size)
-            pos = {str(a): b.cell(str(c)) for a, c in board_in.get("animals", {}).items()}
-            corpses = frozenset(b.cell(str(c)) for c in board_in.get("corpses", []))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ParseError(f"bad 'board': {exc}") from None
-        score = data.get("score")
-        to_beat = data.get("to_beat")
-        chart = Chart(animals, tuple(status), tuple(rows), reveal=reveal,
-                      board=BoardPicture(size, pos, corpses),
-                      score=score if isinstance(score, int) else None,
-                      to_beat=to_beat if isinstance(to_beat, int) else None)
-        text = render_paste(chart)
-    elif isinstance(data.get("score"), int):
-        chart = replace(chart, score=data["score"], to_beat=data.get("to_beat"))
-        text = render_paste(chart)
-    try:
-        return parse_chart(text, reveal=reveal)
-    except ParseError as exc:
-        raise ParseError(f"the JSON chart is not valid: {exc.message}") from None
+            return parse_chart(paste, reveal=rev)
+        except ParseError as exc:
+            raise in_field(exc, "paste") from None
+    if "chart" in data:  # e.g. a puzzle file: {"wolves": 4, "chart": ...}
+        inner = json_dict(data, "chart")
+        inner_rev = json_bool(inner, "reveal", "chart", default=True)
+        return chart_from_json(inner, reveal=rev and inner_rev, path="chart")
+    return chart_from_json(data, reveal=rev)
+
+
+def _letters(text: str) -> str:
+    """`G,K` or `GK` -> `GK` (the `escaped` field)."""
+    letters = "".join(ch for ch in text if ch not in " ,")
+    for ch in letters:
+        if not "A" <= ch <= "Z":
+            raise ParseError(f"field 'escaped': {quote(ch)} is not an animal letter")
+    return letters

@@ -14,7 +14,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from fleece.rules.errors import ParseError
-from fleece.rules.mutton.chart import Chart, ChartRow, Status, parse_chart, render_chart
+from fleece.rules.mutton.chart import Chart, Status, chart_from_json, parse_chart, render_chart
+from fleece.rules.text import (
+    json_bool,
+    json_dict,
+    json_int,
+    json_object,
+    json_str,
+    load_json,
+    quote,
+    split_lines,
+    whole_number,
+)
 from fleece.solver.mutton.puzzle.answer import Masks, MuttonQuestion, iter_sets, letters_of
 from fleece.solver.mutton.puzzle.generate import MuttonPuzzle
 from fleece.solver.mutton.puzzle.human import HumanSolution, Rule, human_solve
@@ -24,8 +35,8 @@ from fleece.solver.puzzles.pack import write_files
 FORMAT = "fleece-puzzle"
 VERSION = 1
 HEADER_KEYS = ("puzzle", "grade", "wolves", "question")
-_HEADER_RE = re.compile(r"^\s*([A-Za-z]+)\s*:\s*(.*?)\s*$")
-_SHEEP_RE = re.compile(r"^\s*(sheep|animals?)\s*:", re.IGNORECASE)
+_HEADER_RE = re.compile(r" *([A-Za-z]+) *: *(.*?) *")  # used with fullmatch
+_SHEEP_RE = re.compile(r"^ *(sheep|animals?) *:", re.IGNORECASE | re.ASCII)
 
 LEGEND = (
     "# fleece Mutton puzzle. Sheep row: x = dead sheep, w = dead wolf, e = escaped wolf; a plain\n"
@@ -55,71 +66,74 @@ def render_puzzle(p: MuttonPuzzle) -> str:
     return LEGEND + "\n".join(head) + "\n\n" + render_chart(p.chart) + "\n"
 
 
-def _question_of(text: str, line: int) -> MuttonQuestion:
-    t = text.strip().lower()
-    if t in ("all", "certain"):
-        return MuttonQuestion(t)
-    if "certain" in t:
-        return MuttonQuestion.CERTAIN
-    if "all" in t or "which" in t:
-        return MuttonQuestion.ALL
-    raise ParseError(f"unknown question {text!r} (name all the wolves, or the certain ones)",
-                     line=line, column=1)
+def _question_of(text: str, wolves: int, line: int) -> MuttonQuestion:
+    """`all`, `certain`, or the question sentence a puzzle file prints (any letter case)."""
+    t = " ".join(text.lower().split(" "))
+    for q in MuttonQuestion:
+        if t in (q.value, q.text(wolves).lower(), q.text(wolves).lower().rstrip(".")):
+            return q
+    raise ParseError(f"unknown question {quote(text)} (all, certain, or "
+                     f"'{MuttonQuestion.ALL.text(wolves)}')", line=line, column=1)
 
 
 def parse_puzzle(text: str, source: str | None = None) -> PuzzleSpec:
     """Read a Mutton puzzle text (or its JSON twin, recognised by a leading `{`)."""
-    if text.lstrip().startswith("{"):
+    if text.lstrip(" \t\r\n").startswith("{"):
         return puzzle_from_json(text, source)
-    lines = text.splitlines()
+    try:
+        return _parse_text(text)
+    except ParseError as exc:
+        raise exc.located(source) if source and exc.source is None else exc from None
+
+
+def _parse_text(text: str) -> PuzzleSpec:
+    lines = split_lines(text)
     head: dict[str, tuple[str, int]] = {}
     kept: list[str] = []
     in_chart = False
     for no, raw in enumerate(lines, start=1):
-        line = raw.replace("\u00a0", " ")
+        line = raw.replace("\u00a0", " ").replace("\t", " ")
         if not in_chart and _SHEEP_RE.match(line):
             in_chart = True
         if in_chart:
             kept.append(raw)
             continue
         kept.append("")
-        if not line.strip() or line.lstrip().startswith("#"):
+        if not line.strip(" \t") or line.lstrip(" \t").startswith("#"):
             continue
-        m = _HEADER_RE.match(line)
+        m = _HEADER_RE.fullmatch(line)
         if m is None or m.group(1).lower() not in HEADER_KEYS:
             raise ParseError(f"expected a header line ({', '.join(k.title() for k in HEADER_KEYS)})"
-                             f" or the 'Sheep   :' row, found '{line.strip()[:30]}'",
-                             line=no, column=1, source=source)
+                             f" or the 'Sheep   :' row, found {quote(line.strip(' '))}",
+                             line=no, column=1)
         key = m.group(1).lower()
         if key in head:
-            raise ParseError(f"a second '{m.group(1)}:' line", line=no, column=1, source=source)
+            raise ParseError(f"a second '{m.group(1)}:' line", line=no, column=1)
         head[key] = (m.group(2), no)
-    try:
-        chart = parse_chart("\n".join(kept))
-    except ParseError as exc:
-        raise exc.located(source) if source else exc from None
+    if not in_chart:
+        raise ParseError("no 'Sheep   :' row: the chart follows the header lines",
+                         line=len(lines) or None)
+    chart = parse_chart("\n".join(kept))
     if "wolves" not in head:
-        raise ParseError("no 'Wolves: K' line before the chart", source=source, line=1)
+        raise ParseError("no 'Wolves: K' line before the chart", line=1)
     wtext, wline = head["wolves"]
-    if not wtext.isdigit() or not 1 <= int(wtext) <= len(chart.animals) // 2:
-        raise ParseError(f"'Wolves:' needs a number 1..{len(chart.animals) // 2}, got {wtext!r}",
-                         line=wline, column=1, source=source)
+    top = len(chart.animals) // 2
+    wolves = whole_number(wtext, "'Wolves:'", lo=1, hi=top, line=wline, column=1)
     question = MuttonQuestion.ALL
     if "question" in head:
-        try:
-            question = _question_of(*head["question"])
-        except ParseError as exc:
-            raise exc.located(source) if source else exc from None
+        question = _question_of(head["question"][0], wolves, head["question"][1])
     grade = None
     if "grade" in head:
         gtext, gline = head["grade"]
         try:
-            grade = Grade[gtext.strip().upper()]
+            grade = Grade[gtext.upper()] if gtext.isascii() else None
         except KeyError:
-            raise ParseError(f"unknown grade {gtext!r} (easy, medium or hard)", line=gline,
-                             column=1, source=source) from None
+            grade = None
+        if grade is None:
+            raise ParseError(f"unknown grade {quote(gtext)} (easy, medium or hard)", line=gline,
+                             column=1)
     ident = head.get("puzzle", ("", 0))[0]
-    return PuzzleSpec(chart, int(wtext), question, grade, ident)
+    return PuzzleSpec(chart, wolves, question, grade, ident)
 
 
 # ---- Mutton JSON twin -------------------------------------------------------------------------
@@ -137,30 +151,31 @@ def puzzle_json(p: MuttonPuzzle) -> str:
 
 
 def puzzle_from_json(text: str, source: str | None = None) -> PuzzleSpec:
-    """Read a puzzle's JSON twin; malformed content is a ParseError."""
+    """Read a puzzle's JSON twin: strict types, every error a ParseError naming its field."""
     try:
-        data = json.loads(text)
-        if data.get("format") != FORMAT or data.get("game") != "mutton":
-            raise ParseError("not a fleece Mutton puzzle (format/game fields)", source=source)
-        ch = data["chart"]
-        animals = str(ch["animals"])
-        status = tuple(Status(ch["status"][a]) for a in animals)
-        rows = tuple(ChartRow(int(r["round"]), str(r["victim"]), frozenset(r["runners"]))
-                     for r in ch["rows"])
-        chart = Chart(animals, status, rows, reveal=True)
-        # round-trip through the text reader: the same checks as a pasted chart
-        chart = parse_chart(render_chart(chart))
-        grade = Grade[str(data["grade"]).upper()] if data.get("grade") else None
-        wolves = int(data["wolves"])
-        if not 1 <= wolves <= len(animals) // 2:
-            raise ParseError(f"wolves must be 1..{len(animals) // 2}", source=source)
-        return PuzzleSpec(chart, wolves, MuttonQuestion(data.get("question", "all")), grade,
-                          str(data.get("id", "")))
+        data = json_object(load_json(text), "")
+        if json_str(data, "format", default="") != FORMAT or \
+                json_str(data, "game", default="") != "mutton":
+            raise ParseError("not a fleece Mutton puzzle (the 'format' and 'game' fields)")
+        json_int(data, "version", default=VERSION, lo=VERSION, hi=VERSION)
+        inner = json_dict(data, "chart")
+        chart = chart_from_json(inner, reveal=json_bool(inner, "reveal", "chart", default=True),
+                                path="chart")
+        grade_text = json_str(data, "grade", default="")
+        grade = None
+        if grade_text:
+            grade = Grade.__members__.get(grade_text.upper()) if grade_text.isascii() else None
+            if grade is None:
+                raise ParseError(f"field 'grade' must be easy, medium or hard, got "
+                                 f"{quote(grade_text)}")
+        wolves = json_int(data, "wolves", lo=1, hi=len(chart.animals) // 2)
+        qtext = json_str(data, "question", default="all")
+        question = MuttonQuestion.__members__.get(qtext.upper()) if qtext.isascii() else None
+        if question is None or question.value != qtext:
+            raise ParseError(f"field 'question' must be all or certain, got {quote(qtext)}")
+        return PuzzleSpec(chart, wolves, question, grade, json_str(data, "id", default=""))
     except ParseError as exc:
         raise exc.located(source) if source and exc.source is None else exc from None
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise ParseError(f"malformed puzzle JSON: {type(exc).__name__}: {exc}",
-                         source=source) from None
 
 
 # ---- solution file ----------------------------------------------------------------------------
@@ -219,10 +234,11 @@ def witness_sets(p: MuttonPuzzle) -> list[list[str]]:
 
 def parse_solution_answer(text: str, source: str | None = None) -> frozenset[str]:
     """The `Answer:` line of a solution file."""
-    for no, line in enumerate(text.splitlines(), start=1):
+    for no, line in enumerate(split_lines(text), start=1):
         if line.lower().startswith("answer:"):
-            letters = line.split(":", 1)[1].split()
-            if not all(len(a) == 1 and a.isupper() for a in letters):
+            letters = [a for a in line.split(":", 1)[1].split(" ") if a]
+            if not all(len(a) == 1 and "A" <= a <= "Z" for a in letters) or \
+                    len(set(letters)) != len(letters):
                 raise ParseError("the Answer line lists capital letters", line=no,
                                  source=source)
             return frozenset(letters)
