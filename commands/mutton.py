@@ -11,10 +11,12 @@ from fleece.commands.base import (
     EXIT_OK,
     EXIT_RESULT,
     Parser,
+    add_timeout,
     echo,
     int_in,
     print_json,
     read_input,
+    solve_budget,
     write_output,
 )
 from fleece.rules.errors import FleeceError, ParseError
@@ -41,6 +43,7 @@ def build(parser: Parser, argv: list[str]) -> None:
     p.add_argument("--passed", action="store_true",
                    help="the Wolf passed this turn (needs the board in the paste)")
     p.add_argument("--engine", default="fast", help="fast | csp | smt")
+    add_timeout(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--svg", metavar="FILE", help="write the board as an SVG picture")
     p.add_argument("--force", action="store_true", help="let --svg overwrite an existing file")
@@ -62,8 +65,11 @@ def build(parser: Parser, argv: list[str]) -> None:
     p.add_argument("--json", action="store_true", help="print the final state as JSON")
 
     p = cmds.add("chart", chart, "Read a pasted tracking chart and print it back normalized "
-                 "(or as JSON).")
-    p.add_argument("file", help="pasted chart (board and score optional), or '-'")
+                 "(or as JSON).", "Read a pasted tracking chart and print it back normalized "
+                 "(or as JSON).\nAlso reads a puzzle text, JSON (a chart, a paste or a record) "
+                 "and a game record\n(the Farmer's chart of its last game).")
+    p.add_argument("file", help="pasted chart (board and score optional), puzzle, JSON or "
+                   "record; '-' for standard input")
     p.add_argument("--json", action="store_true", help="print the parsed rows and statuses")
     p.add_argument("--no-reveal", action="store_true",
                    help="read 'x' as 'dead, identity unknown' (server -no_reveal)")
@@ -83,7 +89,8 @@ def build(parser: Parser, argv: list[str]) -> None:
                    help="wolves in the simulated games (26 animals)")
     p.add_argument("--workers", type=int_in(1, 64), default=1, help="processes to use")
     p.add_argument("--svg", action="store_true", help="also draw each chart as NNN.svg")
-    p.add_argument("--force", action="store_true", help="overwrite existing files")
+    p.add_argument("--force", action="store_true",
+                   help="replace a pack already in --out (other files are never touched)")
     p = pcmds.add("check", puzzle_check, "Verify with z3 that the answer is unique and every "
                   "clue needed; report the grade.")
     p.add_argument("file", help="puzzle text or JSON twin, or '-'")
@@ -115,7 +122,10 @@ def solve(args: argparse.Namespace) -> int:
                                     passed=args.passed)
     except ParseError as exc:
         raise exc.located(name) from None
-    result = analyse(problem, engine)
+    from fleece.solver.deadline import time_limit
+
+    with time_limit(*solve_budget(engine, args.timeout)):
+        result = analyse(problem, engine)
     if args.svg is not None:
         if problem.board is None:
             raise FleeceError("--svg needs the board in the input (a paste with the diagram, "
@@ -162,11 +172,12 @@ def replay(args: argparse.Namespace) -> int:
 
 def chart(args: argparse.Namespace) -> int:
     """`fleece mutton chart`."""
-    from fleece.rules.mutton.chart import parse_chart, render_paste
+    from fleece.rules.mutton.chart import render_paste
+    from fleece.solver.mutton.inputs import chart_from_text
 
     text, name = read_input(args.file)
     try:
-        parsed = parse_chart(text, reveal=not args.no_reveal)
+        parsed = chart_from_text(text, reveal=not args.no_reveal)
     except ParseError as exc:
         raise exc.located(name) from None
     if args.json:
@@ -183,7 +194,7 @@ def puzzle_generate(args: argparse.Namespace) -> int:
     from fleece.solver.mutton.puzzle.formats import write_pack
     from fleece.solver.mutton.puzzle.generate import generate
     from fleece.solver.puzzles.core import Grade
-    from fleece.solver.puzzles.pack import existing_outputs
+    from fleece.solver.puzzles.pack import check_target
     from fleece.solver.puzzles.pool import progress_bar
 
     grade = Grade.parse(args.grade)
@@ -191,9 +202,7 @@ def puzzle_generate(args: argparse.Namespace) -> int:
         raise FleeceError(f"unknown question {args.question!r} (all, certain or any)")
     question = None if args.question == "any" else MuttonQuestion(args.question)
     rules = RuleSet(num_wolves=args.wolves)
-    taken = [] if args.force else existing_outputs(args.out, args.count, svg=args.svg)
-    if taken:
-        raise FleeceError(f"{taken[0]}: already exists (use --force to overwrite)")
+    check_target(args.out, force=args.force)
     with progress_bar(f"{grade.label} puzzles", args.count, "games") as progress:
         found = generate(args.count, grade, question, args.seed, rules, args.workers,
                          progress=progress)

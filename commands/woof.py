@@ -8,12 +8,13 @@ from fleece.commands.base import (
     EXIT_OK,
     EXIT_RESULT,
     Parser,
+    add_timeout,
     echo,
     int_in,
     print_json,
     read_input,
+    solve_budget,
 )
-from fleece.rules.errors import FleeceError
 
 
 def build(parser: Parser, argv: list[str]) -> None:
@@ -25,6 +26,7 @@ def build(parser: Parser, argv: list[str]) -> None:
                  "is a result: a minimal set of contradicting lines, exit status 1.")
     p.add_argument("file", help="evidence file (seats, deck, hand, look ...), or '-'")
     p.add_argument("--engine", "-e", default="fast", help="fast | csp | smt")
+    add_timeout(p)
     p.add_argument("--json", action="store_true",
                    help="print JSON (characters, wolf_sets, ...)")
     p.add_argument("--me", type=int_in(0), default=None,
@@ -44,7 +46,8 @@ def build(parser: Parser, argv: list[str]) -> None:
                    help="seed: the same seed gives the same puzzles")
     p.add_argument("--workers", type=int_in(1, 64), default=1,
                    help="processes to use (same puzzles whatever N)")
-    p.add_argument("--force", action="store_true", help="overwrite existing files")
+    p.add_argument("--force", action="store_true",
+                   help="replace a pack already in --out (other files are never touched)")
     p = pcmds.add("check", puzzle_check, "Verify with z3 that the answer is unique and every "
                   "fact needed; report the grade.")
     p.add_argument("file", help="Woof!! puzzle file (evidence with header) or JSON")
@@ -60,7 +63,10 @@ def solve(args: argparse.Namespace) -> int:
     engine = check_engine(args.engine, ENGINES)
     text, name = read_input(args.file)
     evidence = load_evidence(text, name).with_view(args.me, args.dog_target)
-    report = analyse(evidence, engine)
+    from fleece.solver.deadline import time_limit
+
+    with time_limit(*solve_budget(engine, args.timeout)):
+        report = analyse(evidence, engine)
     if args.json:
         print_json(report.to_json())
     else:
@@ -74,15 +80,13 @@ def solve(args: argparse.Namespace) -> int:
 def puzzle_generate(args: argparse.Namespace) -> int:
     """`fleece woof puzzle generate`."""
     from fleece.solver.puzzles.core import Grade
-    from fleece.solver.puzzles.pack import existing_outputs
+    from fleece.solver.puzzles.pack import check_target
     from fleece.solver.puzzles.pool import progress_bar
     from fleece.solver.woof.puzzle.formats import write_pack
     from fleece.solver.woof.puzzle.generate import generate
 
     grade = Grade.parse(args.grade)
-    taken = [] if args.force else existing_outputs(args.out, args.count, svg=False)
-    if taken:
-        raise FleeceError(f"{taken[0]}: already exists (use --force to overwrite)")
+    check_target(args.out, force=args.force)
     with progress_bar(f"{grade.label} Woof!! puzzles", args.count, "rounds") as progress:
         found = generate(args.count, grade, args.seed, progress=progress, workers=args.workers)
     write_pack(found, args.out, force=args.force)

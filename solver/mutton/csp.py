@@ -4,7 +4,8 @@ One 0/1 variable per animal (1 = wolf). WOLF/SHEEP facts fix a variable; a row i
 MinSumConstraint(1) over its runners; a counter is MinSum/MaxSum (ExactSum when lo = hi) over
 its animals; the dictionary is a FunctionConstraint over every variable. Every solution is
 listed, so the engine is exponential; it exists to cross-check the fast engine with an
-independent library. `constraint` is imported here only, when the engine is asked for.
+independent library. `constraint` is imported here only, when the engine is asked for. The
+listing stops at the deadline of `solver.deadline.time_limit` (a Stopped error).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from fleece.solver.deadline import current
 from fleece.solver.mutton.facts import Fact, Kind
 from fleece.solver.mutton.problem import Problem
 from fleece.solver.mutton.solution import Solution, minimal_core
@@ -75,8 +77,11 @@ def solve_csp(problem: Problem) -> Solution:
     prob = build(animals, facts)
     count = 0
     wolf_counts = dict.fromkeys(animals, 0)
+    deadline = current()
     for sol in prob.getSolutionIter():
         count += 1
+        if not count % 256:
+            deadline.check()
         for a, v in sol.items():
             if v:
                 wolf_counts[a] += 1

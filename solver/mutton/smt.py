@@ -12,7 +12,8 @@ switch facts on and off:
 - an inconsistent chart: z3's unsat core over the indicator literals, shrunk by deletion until
   every remaining fact is needed, then reported as chart facts in words.
 
-`z3` is imported here only, when the engine is asked for.
+Every z3 check is bounded by the deadline of `solver.deadline.time_limit`: an undecided check
+is a Stopped error, never an answer. `z3` is imported here only, when the engine is asked for.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from fleece.solver.deadline import z3_check
 from fleece.solver.mutton.facts import Fact, Kind
 from fleece.solver.mutton.problem import Problem
 from fleece.solver.mutton.solution import Solution, minimal_core
@@ -71,8 +73,9 @@ class Model:
         return formula(self.z3, self.var, self.animals, f)
 
     def check(self, guards: list[Any], *extra: Any) -> bool:
-        """True when the guarded facts (and `extra` literals) are satisfiable."""
-        return bool(self.solver.check(*guards, *extra) == self.z3.sat)
+        """True when the guarded facts (and `extra` literals) are satisfiable; Stopped when
+        z3 cannot decide before the deadline."""
+        return z3_check(self.z3, self.solver, *guards, *extra)
 
     def core(self) -> tuple[Fact, ...]:
         """A minimal set of facts that contradict each other."""
@@ -146,7 +149,7 @@ def enumerate_sets(animals: str, facts: Sequence[Fact]) -> list[frozenset[str]]:
             for bits in known:
                 block(bits)
             found: list[tuple[bool, ...]] = []
-            while len(found) < ENUM_LIMIT and solver.check(*assumptions) == z3.sat:
+            while len(found) < ENUM_LIMIT and z3_check(z3, solver, *assumptions):
                 bits = read()
                 out.append(bits)
                 found.append(bits)

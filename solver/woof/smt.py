@@ -6,7 +6,9 @@ Boolean formulas ("holds a Wolf picture", "holds the Shepherd and no Wolf", ...)
 line is one tracked assertion, so an impossible file yields an unsat core naming lines, which is
 then shrunk by deletion until it is minimal. A character is certain when its negation is
 unsatisfiable. The posterior enumerates the models (hand assignments) and weighs each by its
-physical-deal count and look likelihoods.
+physical-deal count and look likelihoods. Every z3 check is bounded by the deadline of
+`solver.deadline.time_limit` (an undecided check is a Stopped error, never an answer), and the
+enumeration stops past LIMIT models.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from fleece.rules.woof.cards import CHARACTERS, Card, Character, Hand, QuestionCard, make_hand
 from fleece.rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact
+from fleece.solver.deadline import Stopped, z3_check
 from fleece.solver.woof.model import (
     CompiledEvidence,
     Posterior,
@@ -133,7 +136,7 @@ def consistent(evidence: Evidence) -> bool:
     """Whether z3 finds a deal satisfying every line."""
     model = _Model(compile_evidence(evidence))
     s, _ = model.solver()
-    return bool(s.check() == model.z3.sat)
+    return z3_check(model.z3, s)
 
 
 def unsat_core(evidence: Evidence) -> list[Fact]:
@@ -145,14 +148,14 @@ def unsat_core(evidence: Evidence) -> list[Fact]:
     flags = [z3.Bool(f"fact{i}") for i in range(len(evidence.facts))]
     for flag, f in zip(flags, evidence.facts, strict=True):
         s.add(z3.Implies(flag, model.fact(f)))
-    if s.check(*flags) == z3.sat:
+    if z3_check(z3, s, *flags):
         return []
     core = [flags.index(c) for c in _core_flags(s, flags)]
     core.sort()
     i = 0
     while i < len(core):
         trial = core[:i] + core[i + 1:]
-        if s.check(*[flags[j] for j in trial]) == z3.unsat:
+        if not z3_check(z3, s, *[flags[j] for j in trial]):
             core = trial
         else:
             i += 1
@@ -173,7 +176,7 @@ def possible_characters(evidence: Evidence) -> dict[int, set[Character]]:
     for seat in problem.seats:
         out[seat] = set()
         for c in CHARACTERS:
-            if s.check(model.is_char(seat, c)) == model.z3.sat:
+            if z3_check(model.z3, s, model.is_char(seat, c)):
                 out[seat].add(c)
     return out
 
@@ -183,29 +186,44 @@ def certain_characters(evidence: Evidence) -> dict[int, Character]:
     return {s: next(iter(cs)) for s, cs in possible_characters(evidence).items() if len(cs) == 1}
 
 
-def assignments(evidence: Evidence, limit: int = 200_000) -> list[dict[int, Hand]]:
-    """All hand assignments z3 allows (models blocked one by one); FleeceError over `limit`."""
-    from fleece.rules.errors import FleeceError
+#: Beyond this many possible hand assignments the engine gives up (use the fast engine): z3
+#: finds a few hundred models a second here, so the limit keeps it near ten seconds.
+LIMIT = 2_000
 
+
+def assignments(evidence: Evidence, limit: int = LIMIT) -> list[dict[int, Hand]]:
+    """All hand assignments z3 allows, by blocking-clause enumeration; Stopped over `limit`.
+
+    A model gives every seat's card counts; since each seat holds exactly two cards, another
+    assignment must hold fewer copies of one of the (at most two) kinds a seat holds, so the
+    blocking clause lists only those: `Or(x[s][k] < n for the model's n = x[s][k] > 0)`.
+    Models are read through z3's C API (the Python wrappers cost more than the checks)."""
     problem = compile_evidence(evidence)
     model = _Model(problem)
     z3 = model.z3
     s, _ = model.solver()
-    variables = [v for s_ in problem.seats for v in model.x[s_]]
+    seats = list(problem.seats)
+    kinds = problem.kinds
+    variables = [(seat, k, model.x[seat][k]) for seat in seats for k in range(len(kinds))]
+    ctx = s.ctx.ref()
     out: list[dict[int, Hand]] = []
-    while s.check() == z3.sat:
+    while z3_check(z3, s):
         m = s.model()
-        values = {str(v): m.eval(v, model_completion=True).as_long() for v in variables}
-        hands: dict[int, Hand] = {}
-        for seat in problem.seats:
-            cards = [k for i, k in enumerate(problem.kinds)
-                     for _ in range(values[f"s{seat}_k{i}"])]
-            hands[seat] = make_hand(cards[0], cards[1])
-        out.append(hands)
+        held: dict[int, list[Card]] = {seat: [] for seat in seats}
+        block = []
+        for seat, k, v in variables:
+            res = (z3.Ast * 1)()
+            if not z3.Z3_model_eval(ctx, m.model, v.as_ast(), True, res):
+                raise AssertionError("z3 could not evaluate a model")
+            n = int(z3.Z3_get_numeral_string(ctx, res[0]))
+            if n:
+                held[seat] += [kinds[k]] * n
+                block.append(v < n)
+        out.append({seat: make_hand(cards[0], cards[1]) for seat, cards in held.items()})
         if len(out) > limit:
-            raise FleeceError(f"more than {limit} possible deals: too many for the smt engine; "
-                              "use --engine fast")
-        s.add(z3.Or([v != values[str(v)] for v in variables]))
+            raise Stopped(f"more than {limit} possible deals: the smt engine lists every one "
+                          "and would take minutes; use --engine fast (exact at any size)")
+        s.add(z3.Or(block))
     return out
 
 
