@@ -121,10 +121,11 @@ def verify_options(parser: Parser) -> None:
     labelled assumption) and the random cross-check's seed and number of rounds."""
     from fleece.commands.base import choice
 
-    parser.add_argument("--dog-target", type=choice("shepherd", "sheep", "hunter", "wolf", "dog"),
+    parser.add_argument("--dog-target", type=choice("shepherd", "sheep", "hunter", "wolf"),
                         default="shepherd", metavar="CHARACTER",
                         help="the Dog's second target under test (W2 names none; default "
-                             "shepherd, as the model assumes)")
+                             "shepherd, as the model assumes; not the Dog itself, for which "
+                             "W8's '0: no seat has it' is ambiguous)")
     parser.add_argument("--seed", type=int_in(0, 10**9), default=1,
                         help="seed of the random cross-check and records")
     parser.add_argument("--rounds", type=int_in(1, 100_000), default=None,
