@@ -220,3 +220,8 @@ def test_w2_dog_target_option_reaches_the_config() -> None:
     args = argparse.Namespace(quick=True, dog_target="hunter", seed=3, rounds=5)
     cfg = verify_config(args, package)
     assert cfg == VerifyConfig(quick=True, dog_target=Character.HUNTER, seed=3, rounds=5)
+    # a Dog looking for a Dog would make W8's "0: no seat has it" ambiguous (W2, W8)
+    with pytest.raises(ValueError, match="cannot be the Dog"):
+        VerifyConfig(dog_target=Character.DOG)
+    r = invoke(["verify", "--game", "woof", "--dog-target", "dog"])
+    assert r.exit_code == 2 and "not one of shepherd, sheep, hunter, wolf" in r.stderr

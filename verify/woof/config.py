@@ -22,10 +22,10 @@ ALL_SECTIONS = frozenset(key for key, _ in SECTIONS)
 
 @dataclass(frozen=True)
 class VerifyConfig:
-    """What to verify: quick or full; the Dog's assumed second target (W2) under test; the
-    Python models under test (the round class and the game class, replaceable by tests that
-    seed rule bugs); the sections; the seed and number of random rounds of the cross-check
-    (None: 12 quick, 150 full); the budget of each Z3 query."""
+    """What to verify: quick or full; the Dog's assumed second target (W2, any character but
+    the Dog) under test; the Python models under test (the round class and the game class,
+    replaceable by tests that seed rule bugs); the sections; the seed and number of random
+    rounds of the cross-check (None: 12 quick, 150 full); the budget of each Z3 query."""
 
     quick: bool = False
     dog_target: Character = DEFAULT_DOG_SECOND_TARGET
@@ -35,6 +35,11 @@ class VerifyConfig:
     seed: int = 1
     rounds: int | None = None
     timeout_ms: int = DEFAULT_TIMEOUT_MS
+
+    def __post_init__(self) -> None:
+        if self.dog_target is Character.DOG:
+            raise ValueError("the Dog's second target cannot be the Dog: W8's '0: no seat has "
+                             "it' would be ambiguous for a Dog looking for a Dog")
 
     @property
     def round_count(self) -> int:
