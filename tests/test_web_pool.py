@@ -1,0 +1,95 @@
+"""The web app's worker pool (fleece.web.pool) on its own: answers, input errors, internal
+errors, a worker that dies, a job past its budget, and a long job lowered in priority; after
+each, the pool still answers the next job."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+import time
+from typing import Any
+
+import pytest
+
+from fleece.solver.core import check_engine
+from fleece.web.pool import BadJobInput, TookTooLong, WorkerFailed, WorkerPool
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+def test_the_pool_answers_refuses_fails_and_recovers() -> None:
+    async def scenario() -> None:
+        pool = WorkerPool(1)
+        await pool.start()
+        try:
+            assert await pool.run(math.comb, 26, 4, budget=30) == 14950
+            with pytest.raises(BadJobInput) as bad:
+                await pool.run(check_engine, "magic", ("fast", "csp"), budget=30)
+            assert str(bad.value) == "--engine magic: choose one of fast, csp"
+            with pytest.raises(WorkerFailed) as failed:
+                await pool.run(int, "x", budget=30)
+            assert str(failed.value) == "ValueError: invalid literal for int() with base 10: 'x'"
+            assert await pool.run(math.comb, 5, 2, budget=30) == 10
+            with pytest.raises(WorkerFailed) as died:
+                await pool.run(os._exit, 3, budget=30)
+            assert "the worker process stopped" in str(died.value)
+            assert await pool.run(math.comb, 6, 3, budget=30) == 20  # its replacement
+        finally:
+            await pool.close()
+
+    run(scenario())
+
+
+def test_a_job_past_its_budget_is_killed_and_replaced() -> None:
+    async def scenario() -> None:
+        pool = WorkerPool(1)
+        await pool.start()
+        try:
+            t0 = time.monotonic()
+            with pytest.raises(TookTooLong) as late:
+                await pool.run(time.sleep, 60, budget=1.0)
+            assert 1.0 <= time.monotonic() - t0 < 2.5
+            assert str(late.value) == "took too long: stopped after the 1 s budget of a request"
+            assert pool.killed == 1
+            # the queue for the only worker counts against the next budget too
+            assert await pool.run(math.comb, 4, 2, budget=30) == 6
+        finally:
+            await pool.close()
+
+    run(scenario())
+
+
+def test_a_long_job_is_lowered_in_priority_and_its_worker_replaced() -> None:
+    """A job still running after LONG_JOB seconds drops to a lower priority (so quick requests
+    keep the cores); its worker answers, then is replaced by a fresh one at normal priority."""
+
+    async def scenario() -> None:
+        pool = WorkerPool(1)
+        await pool.start()
+        try:
+            mine = os.getpriority(os.PRIO_PROCESS, 0)
+            assert await pool.run(time.sleep, 0.8, budget=30) is None
+            assert pool.demoted == 1 and pool.killed == 0
+            assert await pool.run(os.getpriority, os.PRIO_PROCESS, 0, budget=30) == mine
+            assert await pool.run(time.sleep, 0.1, budget=30) is None
+            assert pool.demoted == 1
+        finally:
+            await pool.close()
+
+    run(scenario())
+
+
+def test_concurrent_jobs_share_the_workers() -> None:
+    async def scenario() -> list[int]:
+        pool = WorkerPool(2)
+        await pool.start()
+        try:
+            return list(await asyncio.gather(*(pool.run(math.comb, 10, k, budget=30)
+                                               for k in range(11))))
+        finally:
+            await pool.close()
+
+    assert run(scenario()) == [math.comb(10, k) for k in range(11)]
