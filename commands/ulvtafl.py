@@ -329,11 +329,27 @@ def _choose(state: Any, best: str | None) -> Any:
 
 
 def verify_options(parser: Parser) -> None:
-    """Ulvtafl's own options of `fleece verify`: the cross-check's sample size."""
-    parser.add_argument("--samples", type=int_in(1, 100_000), default=None,
-                        help="random positions in the Python-vs-Z3 cross-check")
+    """Ulvtafl's own options of `fleece verify`: the variant under test and the
+    cross-check's sample size."""
+    parser.add_argument("--samples", type=int_in(0, 100_000), default=None,
+                        help="random positions in the Python-vs-Z3 cross-check "
+                             "(default 12 quick, 120 full)")
+    parser.add_argument("--orthogonal", action="store_true", help="no diagonal lines (U1)")
+    parser.add_argument("--wolf-diagonal-captures-only", action="store_true",
+                        help="wolves use diagonals only to capture (U6)")
+    parser.add_argument("--sheep-orthogonal", action="store_true",
+                        help="sheep never move diagonally (U6)")
+    parser.add_argument("--no-repetition-draw", action="store_true",
+                        help="verify the rules without U7's repetition draw (then the gap "
+                             "ULV-NO-END gates the run)")
 
 
 def verify_config(args: argparse.Namespace, package: Any) -> Any:
-    """The verification config."""
-    return package.VerifyConfig(quick=args.quick, samples=args.samples)
+    """The verification config of the variant named by the options."""
+    from fleece.rules.ulvtafl.game import Rules
+
+    rules = Rules(orthogonal=args.orthogonal,
+                  wolf_diagonal_captures_only=args.wolf_diagonal_captures_only,
+                  sheep_orthogonal=args.sheep_orthogonal,
+                  repetition_draw=not args.no_repetition_draw)
+    return package.VerifyConfig(rules=rules, quick=args.quick, samples=args.samples)
