@@ -67,7 +67,7 @@ GAMES: tuple[GameEntry, ...] = (
         games=("fleece.rules.ulvtafl.protocol:ULVTAFL",),
         commands="fleece.commands.ulvtafl",
         solver="fleece.solver.ulvtafl",
-        verify=None,
+        verify="fleece.verify.ulvtafl",
     ),
     GameEntry(
         name="cards", title="Wolf! card games",
