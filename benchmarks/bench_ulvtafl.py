@@ -32,7 +32,12 @@ from fleece.rules.io import atomic_write
 from fleece.rules.ulvtafl.game import Options, initial_state
 from fleece.rules.ulvtafl.notation import parse_position
 from fleece.solver.ulvtafl import perft, solve
-from fleece.solver.ulvtafl.search import ProofSearch, check_certificate, retro_solve
+from fleece.solver.ulvtafl.search import (
+    ProofSearch,
+    certificate_line,
+    check_certificate,
+    retro_solve,
+)
 
 RETRO_POSITION = ".S./.SS/.S.SSSW/.S..SS./......./.../... s"  # sheep win in 37 plies
 
@@ -82,7 +87,11 @@ def markdown(spd: dict[str, float] | None, rows: list[dict[str, object]],
            f"Command: `python benchmarks/bench_ulvtafl.py --seconds {args.seconds:g} "
            f"--table-bits {args.table_bits} --setups {args.setups}`, one core "
            f"({platform.processor() or platform.machine()}, Python "
-           f"{platform.python_version()}).", "",
+           f"{platform.python_version()})"
+           + (". The speed figures come from a later run on a quiet machine (`--setups-from`"
+              " with the JSON of the start-position run)." if args.setups_from else ".")
+           + " The second core was busy with other work during the start-position run.",
+           "",
            "Values are exact under RULES.md U7 (a side wins when it can force a won end; "
            "otherwise a draw). 'unknown' means the budget ran out: no value is claimed.", ""]
     if spd:
@@ -123,6 +132,13 @@ def markdown(spd: dict[str, float] | None, rows: list[dict[str, object]],
         if r["best_move"]:
             out.append(f"- best move: {r['best_move']}")
         if r.get("certificate"):
+            cert = r["certificate"]
+            assert isinstance(cert, dict)
+            plies, longest = certificate_line(initial_state(Options(setup=int(str(r["setup"])))),
+                                              str(r["value"]), cert)
+            out.append(f"- the sheep win within {plies} plies against any defence (their "
+                       f"certificate strategy; the wolves' longest defence: "
+                       f"{' '.join(longest)})")
             out.append(f"- certificate: the sheep's move in each of their "
                        f"{len(r['certificate']):,} positions of the proof (in the JSON "
                        "report); re-checked with the reference model alone: "
@@ -141,6 +157,9 @@ def main() -> None:
     ap.add_argument("--setups", default="13,15,17,20")
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--report", help="write PATH.json and PATH.md")
+    ap.add_argument("--setups-from", metavar="JSON",
+                    help="take the start-position rows from an earlier run's JSON report "
+                         "(e.g. to re-measure speed on a quiet machine); the report says so")
     args = ap.parse_args()
     spd = None
     if not args.skip_speed:
@@ -153,7 +172,13 @@ def main() -> None:
         print(f"proof-number search: {spd['pns_nodes']:,} nodes in {spd['pns_seconds']:.2f} s"
               f" = {spd['pns_nodes_per_second']:,.0f} nodes/s (target >= 100,000)")
     rows = []
-    for setup in (int(x) for x in args.setups.split(",") if x):
+    if args.setups_from:
+        earlier = json.loads(Path(args.setups_from).read_text(encoding="utf-8"))
+        rows = list(earlier["setups"])
+        args.setups = ",".join(str(r["setup"]) for r in rows)
+        args.seconds = max(float(r["budget_seconds"]) for r in rows)
+        args.table_bits = max(int(r["table_entries"]) for r in rows).bit_length() - 1
+    for setup in (int(x) for x in args.setups.split(",") if x and not args.setups_from):
         row = attempt(setup, args.seconds, args.table_bits)
         rows.append(row)
         row_text = {k: v for k, v in row.items() if k != "certificate"}

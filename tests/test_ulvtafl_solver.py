@@ -256,3 +256,29 @@ def test_solve_json_has_the_documented_keys() -> None:
     data = solve(parse_position(TRAPPED)).to_json()
     assert {"value", "best_move", "nodes", "distance"} <= set(data)
     assert isinstance(data["nodes"], int) and data["value"] in ("sheep", "wolves", "draw")
+
+
+def test_u7_committed_start_position_proofs_check_with_the_reference_model() -> None:
+    """reports/ulvtafl-start.json: every proved start value comes with the winner's move in
+    each of its positions; the reference model alone (no compiled code) confirms that every
+    reply is answered, every line ends in that side's win and none repeats a position."""
+    import json
+    from pathlib import Path
+
+    from fleece.solver.ulvtafl.search import certificate_line, check_certificate
+
+    report = Path(__file__).resolve().parent.parent / "reports" / "ulvtafl-start.json"
+    rows = json.loads(report.read_text(encoding="utf-8"))["setups"]
+    proved = [r for r in rows if r["value"] != "unknown"]
+    assert proved, "the report claims no value"
+    for row in proved:
+        start = initial_state(Options(setup=row["setup"]))
+        assert row["certificate"], f"{row['setup']} sheep: a value without a certificate"
+        assert check_certificate(start, row["value"], row["certificate"]) > 0
+        plies, line = certificate_line(start, row["value"], row["certificate"])
+        assert len(line) == plies > 0
+    bad = dict(proved[0]["certificate"])
+    bad.pop(next(iter(bad)))
+    with pytest.raises(ValueError):
+        check_certificate(initial_state(Options(setup=proved[0]["setup"])),
+                          proved[0]["value"], bad)

@@ -406,6 +406,48 @@ def check_certificate(root: UlvState, winner: str, strategy: dict[str, str]) -> 
     return len(verified)
 
 
+def certificate_line(root: UlvState, winner: str,
+                     strategy: dict[str, str]) -> tuple[int, tuple[str, ...]]:
+    """Against a checked certificate: the most plies the loser can delay the end while the
+    winner follows the strategy (so the winner wins within that many plies from `root`),
+    and a line where the loser delays that long."""
+    from fleece.rules.ulvtafl.notation import parse_move, position_text
+
+    side = SIDE.index(winner)
+    memo: dict[int, tuple[int, str | None]] = {}
+    order: list[UlvState] = [_bare(root)]
+    stack = [_bare(root)]
+    while stack:  # post-order over the strategy's (acyclic) positions
+        state = stack[-1]
+        if state.key in memo or state.is_terminal():
+            stack.pop()
+            if state.is_terminal():
+                memo[state.key] = (0, None)
+            continue
+        if state.to_move == side:
+            moves = [parse_move(strategy[position_text(state)])]
+        else:
+            moves = list(state.legal_moves())
+        kids = [_bare(state.play(m)) for m in moves]
+        todo = [c for c in kids if c.key not in memo and not c.is_terminal()]
+        if todo:
+            stack.extend(todo)
+            continue
+        stack.pop()
+        best = max(((memo[c.key][0] if c.key in memo else 0) + 1, m.text())
+                   for c, m in zip(kids, moves, strict=True))
+        memo[state.key] = (best[0], best[1])
+        order.append(state)
+    line: list[str] = []
+    state = _bare(root)
+    while not state.is_terminal():
+        move = memo[state.key][1]
+        assert move is not None
+        line.append(move)
+        state = _bare(state.play(parse_move(move)))
+    return memo[_bare(root).key][0], tuple(line)
+
+
 def mover(state: UlvState) -> str:
     """The name of the side to move."""
     return SIDE[state.to_move]
