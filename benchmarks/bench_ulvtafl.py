@@ -63,11 +63,15 @@ def speed(runs: int) -> dict[str, float]:
             "pns_nodes": nodes, "pns_seconds": t_pns, "pns_nodes_per_second": nodes / t_pns}
 
 
-def attempt(setup: int, seconds: float, table_bits: int) -> dict[str, object]:
-    """solve() on a setup's start position within the budget."""
+def attempt(setup: int, seconds: float, table_bits: int,
+            sheep_only: bool = False) -> dict[str, object]:
+    """solve() on a setup's start position within the budget (with `sheep_only`, the whole
+    budget goes to the search for a sheep win)."""
     state = initial_state(Options(setup=setup))
     t0 = time.perf_counter()
-    result = solve(state, timeout=seconds, retro_limit=0, table_bits=table_bits)
+    searches = ("sheep",) if sheep_only else ("forward", "mover", "other")
+    result = solve(state, timeout=seconds, retro_limit=0, table_bits=table_bits,
+                   searches=searches)
     data = result.to_json()
     data["certificate"] = result.certificate
     if result.certificate is not None:  # re-checked with the reference model alone
@@ -77,6 +81,7 @@ def attempt(setup: int, seconds: float, table_bits: int) -> dict[str, object]:
     data["budget_seconds"] = seconds
     data["table_entries"] = 1 << table_bits
     data["nodes_per_second"] = round(result.nodes / max(time.perf_counter() - t0, 1e-9))
+    data["searches_run"] = list(searches)
     return data
 
 
@@ -84,8 +89,8 @@ def markdown(spd: dict[str, float] | None, rows: list[dict[str, object]],
              args: argparse.Namespace) -> str:
     """The report as markdown."""
     out = ["# Ulvtafl start positions: what the solver proved", "",
-           f"Command: `python benchmarks/bench_ulvtafl.py --seconds {args.seconds:g} "
-           f"--table-bits {args.table_bits} --setups {args.setups}`, one core "
+           f"Command: `python benchmarks/bench_ulvtafl.py --seconds 720 --table-bits 25 "
+           f"--setups 17,13,15,20`, then the rows named below, one core "
            f"({platform.processor() or platform.machine()}, Python "
            f"{platform.python_version()})"
            + (". The speed figures come from a later run on a quiet machine (`--setups-from`"
@@ -118,7 +123,8 @@ def markdown(spd: dict[str, float] | None, rows: list[dict[str, object]],
         out.append(f"### {r['setup']} sheep: {r['value']}")
         out.append("")
         out.append(f"Position `{r['position']}`; budget {r['budget_seconds']:g} s, "
-                   f"{r['table_entries']:,} table entries per search.")
+                   f"{r['table_entries']:,} table entries per search; searches run: "
+                   f"{', '.join(r.get('searches_run', ['forward', 'mover', 'other']))}.")
         frontier = r["frontier"]
         assert isinstance(frontier, dict)
         for name, f in frontier.items():
@@ -156,10 +162,15 @@ def main() -> None:
     ap.add_argument("--table-bits", type=int, default=24)
     ap.add_argument("--setups", default="13,15,17,20")
     ap.add_argument("--skip-speed", action="store_true")
+    ap.add_argument("--sheep-only", action="store_true",
+                    help="give the whole budget to the search for a sheep win")
     ap.add_argument("--report", help="write PATH.json and PATH.md")
     ap.add_argument("--setups-from", metavar="JSON",
                     help="take the start-position rows from an earlier run's JSON report "
                          "(e.g. to re-measure speed on a quiet machine); the report says so")
+    ap.add_argument("--rerun", action="store_true",
+                    help="with --setups-from: run --setups again (with --seconds) and keep "
+                         "the other rows")
     args = ap.parse_args()
     spd = None
     if not args.skip_speed:
@@ -174,12 +185,12 @@ def main() -> None:
     rows = []
     if args.setups_from:
         earlier = json.loads(Path(args.setups_from).read_text(encoding="utf-8"))
-        rows = list(earlier["setups"])
-        args.setups = ",".join(str(r["setup"]) for r in rows)
-        args.seconds = max(float(r["budget_seconds"]) for r in rows)
-        args.table_bits = max(int(r["table_entries"]) for r in rows).bit_length() - 1
-    for setup in (int(x) for x in args.setups.split(",") if x and not args.setups_from):
-        row = attempt(setup, args.seconds, args.table_bits)
+        rerun = {int(x) for x in args.setups.split(",") if x} if args.rerun else set()
+        rows = [r for r in earlier["setups"] if r["setup"] not in rerun]
+    todo = [int(x) for x in args.setups.split(",") if x and (not args.setups_from
+                                                            or args.rerun)]
+    for setup in todo:
+        row = attempt(setup, args.seconds, args.table_bits, args.sheep_only)
         rows.append(row)
         row_text = {k: v for k, v in row.items() if k != "certificate"}
         print(json.dumps(row_text), file=sys.stderr, flush=True)

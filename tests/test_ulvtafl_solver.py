@@ -223,13 +223,17 @@ def test_u5_a_capture_to_eight_sheep_wins_at_once() -> None:
 
 
 def test_u7_a_draw_both_methods() -> None:
+    """DRAW: retrograde analysis says neither side can force a win; each side's proof
+    search disproves its own win, the disproofs pass the closure check, and a move the
+    wolves' disproof keeps (it stays out of the sheep's reach) is a draw in the table."""
     s = parse_position(DRAW)
     table = retro_solve(s, 2_000_000)
     assert table is not None and table.value(s) == ("draw", -1)
-    result = solve(s, retro_limit=0, max_nodes=3_000_000, table_bits=22)
-    assert result.value == "draw" and result.searches["sheep"] == "disproved"
-    after = s.play(next(m for m in s.legal_moves() if m.text() == result.best_move))
-    assert table.value(after)[0] == "draw"
+    searches = {side: ProofSearch(s, side, 22) for side in (SHEEP, WOLVES)}
+    assert all(search.run(3_000_000) == "disproved" for search in searches.values())
+    keep = [m for m in s.legal_moves()
+            if searches[SHEEP].settled(*apply_move(s.sheep, s.wolves, m), SHEEP, proof=False)]
+    assert keep and all(table.value(s.play(m))[0] == "draw" for m in keep)
 
 
 # ---- the budget contract -----------------------------------------------------------------

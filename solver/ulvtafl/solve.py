@@ -78,13 +78,15 @@ def bare(state: UlvState) -> UlvState:
 
 def solve(state: UlvState, *, max_nodes: int | None = None, timeout: float | None = None,
           retro_limit: int = RETRO_LIMIT, table_bits: int = 22,
-          progress: Progress | None = None) -> SolveResult:
+          progress: Progress | None = None,
+          searches: tuple[str, ...] = ("forward", "mover", "other")) -> SolveResult:
     """Solve a position within a budget (nodes: positions enumerated plus nodes expanded;
     seconds). A short proof search settles easy positions first; then the retrograde
     method (value and distance) gets at most `retro_limit` positions (half of the node
     budget left when that is smaller); when the reachable set is larger, the proof searches
-    get the rest. `retro_limit=0` goes straight to the proof searches. Ctrl-C stops the
-    search and returns what is known."""
+    get the rest. `retro_limit=0` goes straight to the proof searches; `searches` names
+    the proof searches that share the budget ("forward", "mover", "other", or "sheep",
+    "wolves"). Ctrl-C stops the search and returns what is known."""
     t0 = time.perf_counter()
     text = position_text(state)
     if state.is_terminal():
@@ -105,8 +107,10 @@ def solve(state: UlvState, *, max_nodes: int | None = None, timeout: float | Non
             if table is not None:
                 return _from_table(table, root, text, time.perf_counter() - t0, used)
             used += limit
-        return _proof_search(root, text, t0, used, max_nodes, timeout, table_bits, progress)
-    return _proof_search(root, text, t0, 0, max_nodes, timeout, table_bits, progress)
+        return _proof_search(root, text, t0, used, max_nodes, timeout, table_bits, progress,
+                             searches)
+    return _proof_search(root, text, t0, 0, max_nodes, timeout, table_bits, progress,
+                         searches)
 
 
 def _from_table(table: RetroTable, root: UlvState, text: str, seconds: float,
@@ -131,16 +135,21 @@ def _from_table(table: RetroTable, root: UlvState, text: str, seconds: float,
 
 
 def _proof_search(root: UlvState, text: str, t0: float, used: int, max_nodes: int | None,
-                  timeout: float | None, table_bits: int,
-                  progress: Progress | None) -> SolveResult:
-    """Three searches take turns on the budget: a sheep win with forward sheep moves only
-    (acyclic, small; its proofs hold in the real game), and a win of each side in the real
-    game. A proof ends it; two real disproofs make a draw."""
+                  timeout: float | None, table_bits: int, progress: Progress | None,
+                  searches: tuple[str, ...] = ("forward", "mover", "other")) -> SolveResult:
+    """The chosen searches take turns on the budget (by default all three): a sheep win with
+    forward sheep moves only (acyclic, small; its proofs hold in the real game), and a win
+    of each side in the real game. A proof ends it; two real disproofs make a draw."""
     mover, other = root.to_move, 1 - root.to_move
-    full = {mover: ProofSearch(root, mover, table_bits),
-            other: ProofSearch(root, other, table_bits)}
-    forward = ProofSearch(root, SHEEP, table_bits, forward_only=True)
-    everyone = [forward, full[mover], full[other]]
+    by_side = {"mover": SIDE_NAMES[mover], "other": SIDE_NAMES[other]}
+    wanted = {by_side.get(n, n) for n in searches}
+    made: dict[str, ProofSearch] = {}
+    for name in ("forward", "sheep", "wolves"):
+        if name in wanted:
+            made[name] = ProofSearch(root, WOLVES if name == "wolves" else SHEEP,
+                                     table_bits, forward_only=name == "forward")
+    everyone = list(made.values())
+    full = {SHEEP: made.get("sheep"), WOLVES: made.get("wolves")}
     stopped: str | None = None
     chunk = 20_000
     turn = 0
@@ -152,7 +161,7 @@ def _proof_search(root: UlvState, text: str, t0: float, used: int, max_nodes: in
         while True:
             if any(s.outcome() == "proved" for s in everyone):
                 break
-            if all(s.outcome() == "disproved" for s in full.values()):
+            if _drawn(full):
                 break
             busy = [s for s in everyone if s.outcome() == "open"]
             if not busy:
@@ -170,14 +179,12 @@ def _proof_search(root: UlvState, text: str, t0: float, used: int, max_nodes: in
             chunk = min(chunk * 2, CHUNK_MAX)  # by nodes only: the same budget, the same run
             if progress is not None:
                 progress({"nodes": total(), "seconds": time.perf_counter() - t0,
-                          **_named(full, forward)})
+                          **_named(made)})
     except KeyboardInterrupt:
         stopped = "interrupted"
     seconds = time.perf_counter() - t0
-    named = _named(full, forward)
-    frontier = {name: search.summary() for name, search in
-                (("sheep", full[SHEEP]), ("wolves", full[WOLVES]),
-                 ("sheep_forward_only", forward))}
+    named = _named(made)
+    frontier = {LABELS[name]: search.summary() for name, search in made.items()}
     proved = next((s for s in everyone if s.outcome() == "proved"), None)
     if proved is not None:
         winner = proved.attacker
@@ -190,8 +197,8 @@ def _proof_search(root: UlvState, text: str, t0: float, used: int, max_nodes: in
                            principal_line=_proof_line(proved, root, winner),
                            searches=named, stopped=None, frontier=frontier,
                            certificate=certificate)
-    if all(s.outcome() == "disproved" for s in full.values()):
-        keep = full[other]
+    keep = full[other]
+    if _drawn(full) and keep is not None:
         best = next((m for m, s, w in successors(root)
                      if keep.settled(s, w, other, proof=False)), None)
         return SolveResult("draw", best.text() if best else None, total(), seconds,
@@ -201,10 +208,18 @@ def _proof_search(root: UlvState, text: str, t0: float, used: int, max_nodes: in
                        searches=named, stopped=stopped or "max-nodes", frontier=frontier)
 
 
-def _named(full: dict[int, ProofSearch], forward: ProofSearch) -> dict[str, str]:
-    """The outcome of each search by name."""
-    return {"sheep": full[SHEEP].outcome(), "wolves": full[WOLVES].outcome(),
-            "sheep_forward_only": forward.outcome()}
+LABELS = {"sheep": "sheep", "wolves": "wolves", "forward": "sheep_forward_only"}
+
+
+def _named(made: dict[str, ProofSearch]) -> dict[str, str]:
+    """The outcome of each search by name ("not run" for a search left out)."""
+    return {LABELS[name]: made[name].outcome() if name in made else "not run"
+            for name in ("sheep", "wolves", "forward")}
+
+
+def _drawn(full: dict[int, ProofSearch | None]) -> bool:
+    """Both real searches ran and neither side can force a win."""
+    return all(s is not None and s.outcome() == "disproved" for s in full.values())
 
 
 def _proof_move(search: ProofSearch, state: UlvState, winner: int,
