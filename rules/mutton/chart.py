@@ -317,6 +317,10 @@ def _parse_rounds(round_lines: list[tuple[int, str]], animals: str, status: list
                     f"{_between(off, columns, animals)})", line=no, column=col)
             a = animals[i]
             if ch in "xw":
+                if ch == "w" and status[i] is Status.DEAD:
+                    raise ParseError(f"'w' under {a}: identities are not revealed "
+                                     "(no_reveal), so every victim is marked x (M25)",
+                                     line=no, column=col)
                 if ch == "w" and status[i] is not Status.DEAD_WOLF:
                     shown = "x" if status[i].dead else "e" if status[i] is Status.ESCAPED \
                         else a

@@ -173,7 +173,8 @@ def parse_options(
     for match in _TOKEN_RE.finditer(text.replace("\t", " ").replace("\u00a0", " ")):
         token = match.group(0)
         column = match.start() + 1
-        if not token.isascii() or not token.isprintable():
+        head = token.split("=", 1)[0]
+        if not head.isascii() or not head.isprintable():  # no look-alikes (a Kelvin sign)
             raise ParseError(f"unknown option {quote(token)}", line=line, column=column)
         name = token.lstrip("-").lower()
         value: object

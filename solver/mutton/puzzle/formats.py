@@ -40,8 +40,8 @@ _SHEEP_RE = re.compile(r"^ *(sheep|animals?) *:", re.IGNORECASE | re.ASCII)
 
 LEGEND = (
     "# fleece Mutton puzzle. Sheep row: x = dead sheep, w = dead wolf, e = escaped wolf; a plain\n"
-    "# letter is an animal whose fate is not given. Each round: x = the victim, + = every animal\n"
-    "# that ran away; the killer is one of that round's runners (a wolf may eat a wolf).\n"
+    "# letter is an animal whose fate is not given. Each round: x = the victim (w when a wolf\n"
+    "# ate a wolf), + = every animal that ran away; the killer is one of that round's runners.\n"
 )
 
 
