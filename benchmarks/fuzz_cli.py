@@ -146,6 +146,7 @@ class Mutation:
     kinds: tuple[str, ...]
     malformed: bool
     apply: Mutate
+    command: tuple[str, ...] = ()  # only with commands starting so (the others ignore it)
 
 
 def _lines(text: str) -> list[str]:
@@ -635,7 +636,8 @@ MUTATIONS = [
     Mutation("woof.bad-number", ("woof", "woof-puzzle"), True, m_woof_number),
     Mutation("woof.unknown-card", ("woof", "woof-puzzle"), True, m_woof_card),
     Mutation("woof.control-character", ("woof", "woof-puzzle"), True, m_woof_control),
-    Mutation("woof.question-seat", ("woof-puzzle",), True, m_woof_question),
+    Mutation("woof.question-seat", ("woof-puzzle",), True, m_woof_question,
+             ("woof", "puzzle", "check")),
     Mutation("json.wrong-type", JSONS, True, m_json_type),
     Mutation("json.deep-nesting", JSONS, True, m_json_deep),
     Mutation("json.truncated", JSONS, True, m_json_truncate),
@@ -772,7 +774,8 @@ def make_cases(count: int, seed: int, seeds: list[Seed], only: set[str] | None) 
         text = mutation.apply(s.text, rng)
         if text is None or text == s.text:
             continue
-        cmd = list(rng.choice(COMMANDS[kind]))
+        cmd = list(rng.choice([c for c in COMMANDS[kind]
+                               if tuple(c[:len(mutation.command)]) == mutation.command]))
         if cmd[:2] in (["mutton", "solve"], ["woof", "solve"]) and rng.random() < 0.05:
             cmd += ["--engine", rng.choice(["csp", "smt"])]
         stdin = "{F}" in cmd and rng.random() < 0.15

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TypeVar
 
@@ -138,7 +139,10 @@ def _bounded_int(text: str) -> int:
 def _bounded_float(text: str) -> float:
     if len(text) > MAX_JSON_DIGITS + 10:
         raise ValueError(f"a number of {len(text)} characters is far too long")
-    return float(text)
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is too large for a number")
+    return value
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

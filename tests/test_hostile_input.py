@@ -177,6 +177,7 @@ def test_json_depth_size_and_number_limits() -> None:
     assert load_json('{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}') == {"a": "[" * 36}
     for text, words in [("[" + HUGE + "]", "5000 digits"), ("[NaN]", "NaN"),
                         ("[Infinity]", "Infinity"), ('{"a": 1, "a": 2}', "appears twice"),
+                        ("[1e999999]", "too large for a number"),
                         ("[1e999999999999999999999999999999999999999999]", "far too long")]:
         with pytest.raises(ParseError, match=words):
             load_json(text)
@@ -213,6 +214,10 @@ def test_json_field_readers_are_strict() -> None:
     ({"paste": CHART, "animals": "ABCD"}, "exactly one of"),
     ({"wolves": 3, "num_wolves": 4, "paste": CHART}, "disagree"),
     ({"animals": "ABCD", "board": {"size": 9}}, "field 'board.size' must be 2..8, got 9"),
+    ({"format": "fleece-puzzle", "game": "mutton", "version": 2, "animals": "ABCD"},
+     "field 'version' must be 1..1, got 2"),
+    ({"format": "fleece-puzzle", "game": "woof", "animals": "ABCD"}, "not a Mutton input"),
+    ({"id": 7, "animals": "ABCD"}, "field 'id' must be a string, got a number"),
 ])
 def test_json_input_strict_types_name_the_field(data: object, words: str) -> None:
     with pytest.raises(ParseError) as err:

@@ -156,18 +156,15 @@ def problem_from_json(text: str, *, wolves: int | None = None, reveal: bool = Tr
             raise in_field(exc, "record") from None
     chart = _json_chart(data, reveal)
     esc_in = data.get("escaped", "")
-    if isinstance(esc_in, list):
-        esc_in = "".join(json_strings(esc_in, "escaped"))
-    elif not isinstance(esc_in, str):
-        raise ParseError(f"field 'escaped' must be a string of letters, got {json_type(esc_in)}")
-    esc = escaped or _letters(esc_in)
+    esc = escaped or _letters(esc_in if isinstance(esc_in, str) else "".join(esc_in))
     was_passed = json_bool(data, "passed", default=False) or passed
     return problem_from_chart(chart, 4 if k is None else k, escaped=esc, dictionary=dictionary,
                               passed=was_passed)
 
 
 def _json_wolves(data: dict[str, Any], wolves: int | None) -> int | None:
-    """Check the JSON input's fields; the number of wolves (`wolves` wins when given)."""
+    """Check the JSON input's fields and their types; the number of wolves (`wolves` wins
+    when given)."""
     unknown = sorted(set(data) - _JSON_FIELDS)
     if unknown:
         raise ParseError(f"unknown field {quote(unknown[0])} (known: "
@@ -177,6 +174,21 @@ def _json_wolves(data: dict[str, Any], wolves: int | None) -> int | None:
         raise ParseError("the JSON input needs exactly one of 'animals' (a chart), 'chart', "
                          "'paste' or 'record'" + (f", got {', '.join(sources)}" if sources
                                                   else ""))
+    for key in ("comment", "id", "grade", "question", "question_text", "chart_text"):
+        json_str(data, key, default=None)
+    if "format" in data or "game" in data or "version" in data:  # a puzzle's JSON twin
+        if json_str(data, "format", default="") != "fleece-puzzle" or \
+                json_str(data, "game", default="") != "mutton":
+            raise ParseError("not a Mutton input: the 'format' and 'game' fields of a puzzle "
+                             "twin are 'fleece-puzzle' and 'mutton'")
+        json_int(data, "version", default=1, lo=1, hi=1)
+    json_bool(data, "passed", default=False)
+    json_bool(data, "reveal", default=True)
+    escaped = data.get("escaped", "")
+    if isinstance(escaped, list):
+        json_strings(escaped, "escaped")
+    elif not isinstance(escaped, str):
+        raise ParseError(f"field 'escaped' must be a string of letters, got {json_type(escaped)}")
     k = json_int(data, "wolves", default=None, lo=1, hi=13)
     k2 = json_int(data, "num_wolves", default=None, lo=1, hi=13)
     if k is not None and k2 is not None and k != k2:
