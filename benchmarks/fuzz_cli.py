@@ -617,6 +617,27 @@ def u_bom(text: str, rng: random.Random) -> str | None:
     return "\ufeff" + text if rng.random() < 0.5 else text.replace("\n", "  \n\n")
 
 
+def u_woof_heavy(text: str, rng: random.Random) -> str | None:
+    """Valid but heavy Woof!! evidence: undealt cards (a deck larger than the seats need), no
+    evidence at all, or 1,000-10,000 fact lines (many contradicting each other)."""
+    lines = [ln for ln in _lines(text) if ln and not ln.startswith("#")]
+    seats = next((ln for ln in lines if ln.startswith("seats ")), "seats 8")
+    facts = [ln for ln in lines if _WOOF_FACT.match(ln)]
+    choice = rng.randrange(3)
+    if choice == 0:
+        return f"{seats}\ndeck basic expert\n" + "\n".join(facts[:rng.randrange(4)]) + "\n"
+    if choice == 1:
+        deck = next((ln for ln in lines if ln.startswith("deck ")), "")
+        return f"{seats}\n{deck}\n"
+    n = int(seats.split()[1]) if seats.split()[1].isdigit() else 8
+    n = n + 1 if n == 4 else n
+    many = []
+    for _ in range(rng.choice([1000, 3000, 10000])):
+        v, t = rng.sample(range(1, n + 1), 2)
+        many.append(f"look {v} {t} {rng.choice(['wolf', 'sheep', 'dog', 'hunter', '?'])}")
+    return "\n".join(lines + many) + "\n"
+
+
 ALL = tuple(COMMANDS)
 CHARTS = ("chart", "mutton-puzzle")
 JSONS = ("mutton-json", "mutton-puzzle-json", "woof-json")
@@ -655,6 +676,8 @@ MUTATIONS = [
     Mutation("unknown.numbers", ALL, False, u_digits),
     Mutation("unknown.line-breaks", FILE_KINDS, False, u_line_breaks),
     Mutation("unknown.bom-blanks", FILE_KINDS, False, u_bom),
+    Mutation("unknown.woof-heavy", ("woof", "woof-puzzle"), False, u_woof_heavy,
+             ("woof", "solve")),
 ]
 
 # Command lines with valid option values, and the indices of whole-number values among them.
