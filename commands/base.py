@@ -29,12 +29,23 @@ class UsageError(FleeceError):
     """A command line that does not parse: unknown option, missing or malformed value."""
 
 
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help as written: a literal `%` in a help text ("95% intervals") is shown as it is
+    instead of breaking argparse's %-formatting (which made `-h` an internal error)."""
+
+    def _expand_help(self, action: argparse.Action) -> str:
+        try:
+            return super()._expand_help(action)
+        except (ValueError, TypeError, KeyError):
+            return self._get_help_string(action) or ""
+
+
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are a UsageError (one line, exit status 2) instead of a
     usage text, and whose subcommands are parsers of the same kind."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:

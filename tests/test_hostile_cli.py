@@ -140,9 +140,25 @@ def test_a_bom_and_crlf_are_read_the_same_from_a_file_and_from_stdin(tmp_path: P
 
 
 def test_help_inside_a_group_is_help_not_an_error() -> None:
-    """`-h` anywhere in a group prints that parser's help and exits 0."""
+    """`-h` anywhere in a group prints that parser's help and exits 0 - also where a help
+    text holds a literal `%` ("95% intervals"), which argparse used to choke on."""
     for args in (["mutton", "puzzle", "-h"], ["mutton", "puzzle", "-h", "generate"],
-                 ["woof", "solve", "-h", "--engine"], ["mutton", "-h", "solve"]):
+                 ["woof", "solve", "-h", "--engine"], ["mutton", "-h", "solve"],
+                 ["cards", "war", "-h"], ["cards", "herd", "-h", "simulate"]):
         code, out, err = run(args)
         assert (code, err) == (0, ""), (args, err)
         assert out.startswith("usage: fleece "), out
+
+
+def test_a_percent_sign_in_help_is_printed_as_written() -> None:
+    """A mixed help text: a placeholder is expanded when the text formats, and a text that
+    does not format is printed as written."""
+    from fleece.commands.base import Parser
+
+    parser = Parser(prog="fleece x")
+    cmds = parser.commands()
+    p = cmds.add("run", None, "with 95% intervals")
+    p.add_argument("--n", help="default %(default)s", default=3)
+    p.add_argument("--m", help="50% of the time")
+    assert "with 95% intervals" in parser.format_help()
+    assert "default 3" in p.format_help() and "50% of the time" in p.format_help()
