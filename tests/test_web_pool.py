@@ -71,10 +71,10 @@ def test_a_long_job_is_lowered_in_priority_and_its_worker_replaced() -> None:
         await pool.start()
         try:
             mine = os.getpriority(os.PRIO_PROCESS, 0)
-            assert await pool.run(time.sleep, 0.8, budget=30) is None
+            assert await pool.run(time.sleep, 1.3, budget=30) is None
             assert pool.demoted == 1 and pool.killed == 0
             assert await pool.run(os.getpriority, os.PRIO_PROCESS, 0, budget=30) == mine
-            assert await pool.run(time.sleep, 0.1, budget=30) is None
+            assert await pool.run(time.sleep, 0.2, budget=30) is None
             assert pool.demoted == 1
         finally:
             await pool.close()

@@ -27,8 +27,8 @@ from typing import Any
 from fleece.rules.errors import FleeceError
 
 PRELOAD = "fleece.web.preload"
-LONG_JOB = 0.5  # seconds after which a job yields the cores to quick ones
-LONG_NICE = 10
+LONG_JOB = 1.0  # seconds after which a job yields the cores to quick ones
+LONG_NICE = 4  # mild: a long job still gets a fair share of a busy machine
 
 
 class TookTooLong(Exception):
