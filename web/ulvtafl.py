@@ -28,7 +28,7 @@ SETUPS = ("13", "15", "17", "20")
 SIDES = ("wolves", "sheep")
 FLAGS = ("orthogonal", "wolf_diagonal_captures_only", "sheep_orthogonal", "no_repetition_draw")
 THINK = 2.0  # the solver's seconds a move by default, as `fleece ulvtafl play`
-SOLVE_SHARE = 0.75  # the share of the request's budget a solve may use
+SOLVE_SHARE = 0.5  # the share of the request's budget a solve may use (it may overrun a little)
 
 
 def position_options(f: Fields) -> dict[str, Any]:
