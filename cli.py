@@ -4,8 +4,10 @@ every error into one line and an exit status.
 Groups come from the game registry (fleece.rules.registry: one per game) and from TOOLS
 below. `fleece --help` lists them without importing any of them, so start-up costs little
 more than the interpreter's own. Exit statuses: 0 done, 1 a result that is a failure (an
-inconsistent chart, a failed check), 2 bad input (always one line `fleece: error: ...`
-naming what and where, never a traceback), 3 an internal error, 130 interrupted.
+inconsistent chart, a failed check) or a search stopped by its budget with no answer (one
+line `fleece: stopped: ...`), 2 bad input (always one line `fleece: error: ...` naming what
+and where, never a traceback), 3 an internal error, 130 interrupted. Every message is
+formatted by `message_line`: escaped, one line, at most MAX_MESSAGE characters.
 """
 
 from __future__ import annotations
