@@ -34,8 +34,9 @@ def warm_up() -> None:
 
     state = initial_state(Options(setup=20))
     with contextlib.suppress(Exception):  # a failed warm-up only costs time later
-        perft_counts(state, 1)
+        perft_counts(state, 2)
         solve(state, max_nodes=1)
+        solve(state.play(next(iter(state.legal_moves()))), timeout=0.3, retro_limit=1000)
 
 
 warm_up()

@@ -28,6 +28,10 @@ SETUPS = ("13", "15", "17", "20")
 SIDES = ("wolves", "sheep")
 FLAGS = ("orthogonal", "wolf_diagonal_captures_only", "sheep_orthogonal", "no_repetition_draw")
 THINK = 2.0  # the solver's seconds a move by default, as `fleece ulvtafl play`
+# The page's solve enumerates at most this many positions for the retrograde method (as
+# `fleece ulvtafl play` does): that phase does not look at the clock, and with the command's
+# default of 2,000,000 it alone can outlast a request's budget on a busy machine.
+PAGE_RETRO_LIMIT = 200_000
 SOLVE_SHARE = 0.4  # the share of the request's budget a solve may use: the searches check the
 # clock every so many nodes and were seen overrunning a 3 s timeout by 4.5 s on a busy machine
 
@@ -83,7 +87,7 @@ async def ulvtafl_page(request: Request) -> Response:
         opts = position_options(Fields({}, form=True))
         result = await run_job(request, jobs.ulvtafl_board, opts)
         return page(request, "ulvtafl.html", board=result["view"], form=form_defaults(None),
-                    error=None, data=None)
+                    error=None, data=None, command="")
     f = await form_fields(request)
     action = f.choice("action", ("new", "move", "solve", "reply"), "move")
     form = form_defaults(f)
@@ -91,6 +95,8 @@ async def ulvtafl_page(request: Request) -> Response:
     try:
         if action == "solve":
             opts = solve_options(f, budget)
+            if f.data.get("retro_limit") in (None, ""):
+                opts["retro_limit"] = PAGE_RETRO_LIMIT
             f.check_known(ignore=("solver", "think"))
             result = await run_job(request, jobs.ulvtafl_solve, opts)
         elif action == "new":
@@ -120,9 +126,13 @@ async def ulvtafl_page(request: Request) -> Response:
             except (BadRequest, BadJobInput):
                 board = None
         return page(request, "ulvtafl.html", status, board=board, form=form, error=str(exc),
-                    data=None)
+                    data=None, command="")
+    command = ""
+    if action == "solve":
+        command = (f"fleece ulvtafl solve --position P --timeout {opts['timeout']:g} "
+                   f"--retro-limit {opts['retro_limit']} --json")
     return page(request, "ulvtafl.html", board=result["view"], form=form, error=None,
-                data=result["json"] if action == "solve" else None)
+                data=result["json"] if action == "solve" else None, command=command)
 
 
 @api
