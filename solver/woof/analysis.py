@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import product
 from typing import Any
 
 from fleece.rules.woof.cards import Character
@@ -80,16 +79,7 @@ def suggest(posterior: Posterior, evidence: Evidence, seat: int, *, keep: int = 
         return (f"seat {seat}'s character is not certain from the evidence; add its hand "
                 f"(`hand {seat} CARD CARD`)")
     targets = evidence.rules.targets(own)
-    idx = {s: i for i, s in enumerate(posterior.seats)}
-    others = [s for s in posterior.seats if s != seat]
-    scores: dict[tuple[int, ...], Fraction] = {}
-    for vec, p in posterior.vectors.items():
-        options: list[list[int]] = []
-        for t in targets:
-            having = [s for s in others if vec[idx[s]] is t]
-            options.append(having or [0])
-        for picks in product(*options):
-            scores[picks] = scores.get(picks, Fraction(0)) + p
+    scores = posterior.suspicion_scores(seat, targets)
     ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
     best, prob = ranked[0]
     return Suggestion(seat, own, targets, best, prob, tuple(ranked[1:keep]))

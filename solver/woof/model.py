@@ -14,7 +14,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import factorial, prod
+from itertools import product
+from math import factorial, lcm, prod
+from typing import Protocol
 
 from fleece.rules.errors import FleeceError
 from fleece.rules.woof.cards import (
@@ -74,15 +76,21 @@ def compile_evidence(evidence: Evidence) -> CompiledEvidence:
     """Distinct card kinds of the deck and every hand type the deck allows."""
     counts = Counter(evidence.deck)
     kinds = tuple(sorted(counts, key=Card.sort_key))
+    return CompiledEvidence(evidence, tuple(evidence.table.seat_numbers), kinds,
+                            tuple(counts[k] for k in kinds),
+                            hand_types(kinds, [counts[k] for k in kinds]))
+
+
+def hand_types(kinds: Sequence[Card], counts: Sequence[int]) -> tuple[HandType, ...]:
+    """Every hand of two cards of these kinds that the counts allow (a pair needs two)."""
     types: list[HandType] = []
     for i, a in enumerate(kinds):
         for j in range(i, len(kinds)):
-            if i == j and counts[a] < 2:
+            if i == j and counts[i] < 2:
                 continue
             hand = make_hand(a, kinds[j])
             types.append(HandType(len(types), (i, j), hand, character_of(hand)))
-    return CompiledEvidence(evidence, tuple(evidence.table.seat_numbers), kinds,
-                   tuple(counts[k] for k in kinds), tuple(types))
+    return tuple(types)
 
 
 # ---- semantics of one fact -------------------------------------------------------------------
@@ -161,41 +169,122 @@ def total_deals(problem: CompiledEvidence) -> int:
 CharVector = tuple[Character, ...]
 
 
-@dataclass(frozen=True)
+class JointSource(Protocol):
+    """Where a posterior's numbers come from: integer weights of the character vectors (up to
+    one common factor), summed as each question needs them. `total` is the sum of all
+    weights (0: the evidence is impossible)."""
+
+    total: int
+
+    def marginal_weights(self) -> dict[int, dict[Character, int]]:
+        """Seat -> character -> summed weight."""
+        ...
+
+    def class_weights(self, classes: Mapping[Character, int]) -> dict[tuple[int, ...], int]:
+        """The weights summed by the vector of classes (`classes` maps each character to a
+        small number; one entry per seat, in seat order)."""
+        ...
+
+
+class VectorWeights:
+    """A JointSource from listed character vectors (the csp and smt engines, brute force)."""
+
+    def __init__(self, seats: Sequence[int], weights: Mapping[CharVector, int | Fraction]
+                 ) -> None:
+        self.seats = tuple(seats)
+        scale = 1
+        for w in weights.values():
+            if isinstance(w, Fraction):
+                scale = lcm(scale, w.denominator)
+        self.weights = {v: int(w * scale) for v, w in weights.items() if w}
+        self.total = sum(self.weights.values())
+
+    def marginal_weights(self) -> dict[int, dict[Character, int]]:
+        """Seat -> character -> summed weight."""
+        out = {s: dict.fromkeys(CHARACTERS, 0) for s in self.seats}
+        for vec, w in self.weights.items():
+            for s, c in zip(self.seats, vec, strict=True):
+                out[s][c] += w
+        return out
+
+    def class_weights(self, classes: Mapping[Character, int]) -> dict[tuple[int, ...], int]:
+        """The weights summed by class vector."""
+        out: dict[tuple[int, ...], int] = {}
+        for vec, w in self.weights.items():
+            key = tuple(classes[c] for c in vec)
+            out[key] = out.get(key, 0) + w
+        return out
+
+
 class Posterior:
     """Exact distribution of the seats' characters given the evidence.
 
-    `vectors`: character vector (seat order) -> probability, only positive entries, sums to 1.
+    `vectors`: character vector (seat order) -> probability, only positive entries, sums to 1
+    (built on first use: the fast engine answers the other questions without listing them).
     `evidence_probability`: the probability of the evidence under the model (0 = contradiction).
+    Marginals, wolf sets and suspicion scores are summed in integers and divided once.
     """
 
-    seats: tuple[int, ...]
-    vectors: Mapping[CharVector, Fraction]
-    evidence_probability: Fraction
+    def __init__(self, seats: Sequence[int],
+                 vectors: Mapping[CharVector, Fraction | int] | None = None,
+                 evidence_probability: Fraction = Fraction(0), *,
+                 source: JointSource | None = None) -> None:
+        self.seats = tuple(seats)
+        self.evidence_probability = evidence_probability
+        self.source: JointSource = (source if source is not None
+                                    else VectorWeights(self.seats, vectors or {}))
+        self._vectors: dict[CharVector, Fraction] | None = None
+        self._marginals: dict[int, dict[Character, Fraction]] | None = None
+        self._wolf_sets: list[tuple[tuple[int, ...], Fraction]] | None = None
 
     @staticmethod
     def from_weights(seats: Sequence[int], weights: Mapping[CharVector, int | Fraction],
                      evidence_probability: Fraction) -> Posterior:
         """Normalise positive weights into a posterior."""
-        total = sum(weights.values(), Fraction(0))
-        if not total:
-            return Posterior(tuple(seats), {}, Fraction(0))
-        return Posterior(tuple(seats),
-                         {v: Fraction(w) / total for v, w in weights.items() if w},
-                         evidence_probability)
+        source = VectorWeights(seats, weights)
+        if not source.total:
+            return Posterior(seats, {}, Fraction(0))
+        return Posterior(seats, None, evidence_probability, source=source)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Posterior):
+            return NotImplemented
+        return (self.seats == other.seats
+                and self.evidence_probability == other.evidence_probability
+                and self.vectors == other.vectors)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"Posterior(seats={self.seats}, evidence_probability="
+                f"{self.evidence_probability}, total={self.source.total})")
 
     @property
     def consistent(self) -> bool:
         """False when the evidence is impossible."""
-        return bool(self.vectors)
+        return self.source.total > 0
+
+    @property
+    def vectors(self) -> Mapping[CharVector, Fraction]:
+        """Character vector -> probability (positive entries only)."""
+        if self._vectors is None:
+            total = self.source.total
+            index = {c: i for i, c in enumerate(CHARACTERS)}
+            self._vectors = {} if not total else {
+                tuple(CHARACTERS[i] for i in key): Fraction(w, total)
+                for key, w in self.source.class_weights(index).items() if w}
+        return self._vectors
 
     def marginals(self) -> dict[int, dict[Character, Fraction]]:
         """Every seat's probability of each character."""
-        out = {s: dict.fromkeys(CHARACTERS, Fraction(0)) for s in self.seats}
-        for vec, p in self.vectors.items():
-            for s, c in zip(self.seats, vec, strict=True):
-                out[s][c] += p
-        return out
+        if self._marginals is None:
+            total = self.source.total
+            weights = self.source.marginal_weights() if total else {}
+            self._marginals = {
+                s: {c: Fraction(weights.get(s, {}).get(c, 0), total) if total else Fraction(0)
+                    for c in CHARACTERS}
+                for s in self.seats}
+        return {s: dict(d) for s, d in self._marginals.items()}
 
     def probability(self, event: Mapping[int, Character | None]) -> Fraction:
         """P(every listed seat has the given character); None as a key's value is not used."""
@@ -205,11 +294,14 @@ class Posterior:
 
     def wolf_sets(self) -> list[tuple[tuple[int, ...], Fraction]]:
         """Distribution of the exact set of Wolf seats, most likely first."""
-        dist: dict[tuple[int, ...], Fraction] = {}
-        for vec, p in self.vectors.items():
-            key = tuple(s for s, c in zip(self.seats, vec, strict=True) if c is Character.WOLF)
-            dist[key] = dist.get(key, Fraction(0)) + p
-        return sorted(dist.items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0]))
+        if self._wolf_sets is None:
+            total = self.source.total
+            classes = {c: int(c is Character.WOLF) for c in CHARACTERS}
+            dist = {tuple(s for s, x in zip(self.seats, key, strict=True) if x): Fraction(w, total)
+                    for key, w in (self.source.class_weights(classes) if total else {}).items()
+                    if w}
+            self._wolf_sets = sorted(dist.items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0]))
+        return list(self._wolf_sets)
 
     def certain(self) -> dict[int, Character]:
         """Seats whose character is the same in every possible deal."""
@@ -219,6 +311,27 @@ class Posterior:
             if sure:
                 out[s] = sure[0]
         return out
+
+    def suspicion_scores(self, seat: int, targets: Sequence[Character]
+                         ) -> dict[tuple[int, ...], Fraction]:
+        """For every suspicion of `seat` (one other seat, or 0 for "nobody has it", per target
+        character), the probability that it is entirely right (W8): each named seat has its
+        target and no seat other than `seat` has a target named 0."""
+        total = self.source.total
+        if not total:
+            return {}
+        classes = {c: targets.index(c) + 1 if c in targets else 0 for c in CHARACTERS}
+        wanted = [classes[t] for t in targets]
+        others = [i for i, s in enumerate(self.seats) if s != seat]
+        scores: dict[tuple[int, ...], int] = {}
+        for key, w in self.source.class_weights(classes).items():
+            options: list[list[int]] = []
+            for cls in wanted:
+                having = [self.seats[i] for i in others if key[i] == cls]
+                options.append(having or [0])
+            for picks in product(*options):
+                scores[picks] = scores.get(picks, 0) + w
+        return {picks: Fraction(w, total) for picks, w in scores.items()}
 
 
 def posterior_from_assignments(problem: CompiledEvidence, assignments: Iterable[Mapping[int, Hand]]
