@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fleece.rules.errors import ParseError
 from fleece.rules.mutton.diagram import (
@@ -33,10 +33,12 @@ from fleece.rules.mutton.diagram import (
     render_board,
     render_score,
 )
-from fleece.rules.mutton.game import Fate, GameState
 from fleece.rules.mutton.geometry import Cell
 from fleece.rules.mutton.options import ALPHABET
 from fleece.rules.text import split_lines, whole_number
+
+if TYPE_CHECKING:  # the game model loads only when a chart is derived from a game
+    from fleece.rules.mutton.game import GameState
 
 
 class Status(Enum):
@@ -119,6 +121,8 @@ class Chart:
 def farmer_chart(state: GameState) -> Chart:
     """The chart the Farmer keeps of a game (M25): statuses as the Farmer knows them under the
     reveal option (identities of the dead are public with `reveal`, or once the game is over)."""
+    from fleece.rules.mutton.game import Fate
+
     known = state.rules.reveal or state.over
     status: list[Status] = []
     for a, f in zip(state.letters, state.fates, strict=True):
