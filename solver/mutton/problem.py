@@ -46,11 +46,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from fleece.rules.errors import FleeceError
 from fleece.rules.mutton.chart import Chart, Status
 from fleece.rules.mutton.diagram import BoardPicture
-from fleece.rules.mutton.game import GameState, Phase
 from fleece.rules.mutton.geometry import board as board_of_size
 from fleece.rules.mutton.options import RuleSet
 from fleece.solver.mutton.facts import (
@@ -60,6 +60,9 @@ from fleece.solver.mutton.facts import (
     eaten_in,
     row_text,
 )
+
+if TYPE_CHECKING:  # the game model loads only for board questions (kill options)
+    from fleece.rules.mutton.game import GameState
 
 # ---- record knowledge ----------------------------------------------------------------------
 
@@ -242,6 +245,8 @@ def kill_options(state: GameState) -> tuple[PossibleKill, ...]:
     """Every kill legal for *some* wolf set at a position: victims next to a living animal
     whose runners can be placed (M8-M10). Uses the rules model with every living animal
     treated as a hidden wolf, so the answer does not depend on who the wolves are."""
+    from fleece.rules.mutton.game import Phase
+
     living = frozenset(state.living())
     probe = replace(state, wolves=living, phase=Phase.WOLF)
     out = []
@@ -258,7 +263,7 @@ def state_from_chart(chart: Chart) -> GameState:
         raise FleeceError("the board is needed for this question")
     n = len(chart.animals)
     rules = RuleSet(size=pic.size, num_sheep=n, num_wolves=1)
-    from fleece.rules.mutton.game import Fate
+    from fleece.rules.mutton.game import Fate, GameState, Phase
 
     positions = tuple(pic.animals.get(a) for a in chart.animals)
     fates = tuple(Fate.ALIVE if a in pic.animals else Fate.SHOT for a in chart.animals)
