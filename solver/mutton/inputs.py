@@ -25,7 +25,6 @@ from fleece.rules.text import (
     split_lines,
 )
 from fleece.solver.mutton.problem import Problem, problem_from_chart
-from fleece.solver.mutton.record_view import record_problem
 
 __all__ = ["chart_from_json", "chart_from_text", "detect_input", "problem_from_json",
            "problem_from_record", "problem_from_text", "puzzle_chart"]
@@ -62,6 +61,8 @@ def chart_from_text(text: str, *, reveal: bool = True) -> Chart:
     if kind == "record":
         if not reveal:
             raise FleeceError("--no-reveal is for pasted charts: a game record already says it")
+        from fleece.solver.mutton.record_view import record_problem
+
         return record_problem(text).chart
     if kind == "json":
         data = json_object(load_json(text), "")
@@ -70,6 +71,8 @@ def chart_from_text(text: str, *, reveal: bool = True) -> Chart:
             if not reveal:
                 raise FleeceError("--no-reveal is for pasted charts: a game record already "
                                   "says it")
+            from fleece.solver.mutton.record_view import record_problem
+
             try:
                 return record_problem(_json_record(data)).chart
             except ParseError as exc:
@@ -124,6 +127,8 @@ def problem_from_record(text: str, *, dictionary: frozenset[frozenset[str]] | No
     game in it, with every Wolf turn's public position (D9, Wolf model). The record's secret
     wolves line is used only to replay the moves and to reveal identities exactly when the
     rules make them public."""
+    from fleece.solver.mutton.record_view import record_problem
+
     return record_problem(text, dictionary=dictionary, wolves=wolves)
 
 
