@@ -152,3 +152,25 @@ def test_at_least_one_counter_is_a_row() -> None:
     assert red is not None and red.rows == (frozenset("AB"),)
     assert count_facts(animals, facts, track="CD").tracked == (0, 0)
     assert count_facts(animals, facts).count == 2
+
+
+def test_hit_branches_on_rows_and_counts_every_set_once() -> None:
+    """Few wolves and only K over every free animal: the row branching ("hit", M15's living
+    range included) gives brute force's count, per-animal counts and range, and "auto"
+    picks it; a score counter (a second counter) sends it back to the DP."""
+    animals = "ABCDEFGHIJ"
+    k = Fact("wolves", "D4", "", Kind.COUNT, frozenset(animals), 3, 3)
+    rows = tuple(Fact(f"row {i}", "D2", "", Kind.AT_LEAST_ONE, frozenset(r))
+                 for i, r in enumerate(["ABC", "CDE", "EFG", "GHI", "AJ"]))
+    facts = (k, *rows)
+    alive = frozenset("ABCDEFG")
+    want = brute(animals, facts, 3, alive)
+    for method in ("hit", "auto"):
+        got = count_facts(animals, facts, track=alive, method=method)
+        assert got.method == "hit"
+        assert (got.count, got.wolf_counts, got.tracked) == want
+    score = Fact("score", "D7", "", Kind.COUNT, frozenset("HIJ"), 1, 1)
+    got = count_facts(animals, (*facts, score), track=alive, method="hit")
+    assert got.method != "hit"
+    assert (got.count, got.wolf_counts, got.tracked) == brute(animals, (*facts, score), 3,
+                                                              alive)

@@ -26,6 +26,12 @@ exactly K wolves, the score). Everything below is exact integer arithmetic.
 5. A component whose wolf sets are few (C(n, k) small) is enumerated instead by bit masks
    and enters the chain as a table of counter vectors (`method="auto"` picks per component;
    "dp", "enum" and "animal-dp" force one method, for tests and benchmarks).
+6. Few wolves and only the one counter K over every free animal (a no-reveal chart, the help
+   page): the sets are counted by branching on the rows instead (`_count_hitting`, method
+   "hit"): take the open row with the fewest candidates, make each candidate in turn its
+   first wolf (the ones before it sheep), and once every row holds a wolf the rest are any
+   C(m, r) choices of the m candidates left. Each set is reached once, along its own first
+   wolves; at most (row size)^K branches, so "auto" uses it when that bound is small.
 
 A dictionary (WORDS fact, M23) breaks interchangeability; then the engine checks each word of
 the list against the other facts (the list is the whole candidate space).
@@ -39,8 +45,9 @@ from math import comb
 
 from fleece.solver.mutton.facts import Fact, Kind
 
-METHODS = ("auto", "dp", "enum", "animal-dp")
+METHODS = ("auto", "dp", "enum", "animal-dp", "hit")
 ENUM_LIMIT = 400  # auto: enumerate a component with at most this many candidate subsets
+HIT_LIMIT = 3000  # auto: branch on rows when (largest row)^K is at most this
 
 Counter = tuple[frozenset[str], int, int]
 
@@ -369,7 +376,101 @@ def count_facts(animals: str, facts: Sequence[Fact], *, marginals: bool = True,
     tracked = frozenset(track) if track is not None else None
     if red.words is not None:
         return _count_words(animals, red, tracked)
+    if method in ("auto", "hit"):  # "hit" where it applies, else as "auto"
+        got = _count_hitting(red, tracked, marginals, zero, method == "hit")
+        if got is not None:
+            return got
     return _Counter(red, tracked, marginals, method).run(zero)
+
+
+def _count_hitting(red: Reduced, tracked: frozenset[str] | None, marginals: bool,
+                   zero: dict[str, int], forced: bool) -> Counts | None:
+    """Step 6: count by branching on the rows; None when it does not apply (another counter
+    than K over every free animal, no row) or, unless `forced`, would branch too much."""
+    free = red.free
+    if len(red.counters) != 1 or not red.rows:
+        return None
+    members, lo, hi = red.counters[0]
+    if members != frozenset(free):
+        return None
+    widest = max(len(r) for r in red.rows)
+    if not forced and widest ** min(hi, len(red.rows)) > HIT_LIMIT:
+        return None
+    bit = {a: 1 << i for i, a in enumerate(free)}
+    rows = [sum(bit[a] for a in r) for r in red.rows]
+    tmask = sum(bit[a] for a in tracked if a in bit) if tracked is not None else 0
+    chosen_w: dict[int, int] = {}  # chosen wolves -> sets through them
+    cand_w: dict[int, int] = {}  # candidates left -> sets with each one of them a wolf
+    seen: set[tuple[int, int]] = set()  # (fewest, most) tracked wolves of some leaf
+    total = 0
+
+    def leaf(chosen: int, cand: int, j: int) -> None:
+        nonlocal total
+        m = cand.bit_count()
+        for k in range(max(lo, j), hi + 1):
+            r = k - j
+            if r > m:
+                break
+            n = comb(m, r)
+            total += n
+            if marginals:
+                chosen_w[chosen] = chosen_w.get(chosen, 0) + n
+                if r:
+                    cand_w[cand] = cand_w.get(cand, 0) + comb(m - 1, r - 1)
+            if tracked is not None:
+                t = (chosen & tmask).bit_count()
+                mt = (cand & tmask).bit_count()
+                seen.add((t + max(0, r - (m - mt)), t + min(r, mt)))
+
+    def branch(open_rows: list[int], cand: int, chosen: int, j: int) -> None:
+        nonlocal total
+        if not open_rows:
+            leaf(chosen, cand, j)
+            return
+        if j == hi:
+            return
+        if j == hi - 1:  # the last wolf: any candidate in every open row, nothing after it
+            last = cand
+            for r in open_rows:
+                last &= r
+            while last:
+                b = last & -last
+                last ^= b
+                total += 1
+                if marginals:
+                    chosen_w[chosen | b] = chosen_w.get(chosen | b, 0) + 1
+                if tracked is not None:
+                    t = ((chosen | b) & tmask).bit_count()
+                    seen.add((t, t))
+            return
+        row = min((r & cand for r in open_rows), key=int.bit_count)
+        while row:
+            b = row & -row
+            row ^= b
+            branch([r for r in open_rows if not r & b], cand & ~b, chosen | b, j + 1)
+            cand &= ~b  # later branches: this animal is a sheep
+
+    branch(rows, sum(bit.values()), 0, 0)
+    if not total:
+        return Counts(0, zero, None, "hit")
+    wolf_counts = dict(zero)
+    for a in red.wolves:
+        wolf_counts[a] = total
+    if marginals:
+        per = [0] * len(free)
+        for weights in (chosen_w, cand_w):
+            for mask, w in weights.items():
+                while mask:
+                    b = mask & -mask
+                    per[b.bit_length() - 1] += w
+                    mask ^= b
+        for a, n in zip(free, per, strict=True):
+            wolf_counts[a] = n
+    rng = None
+    if tracked is not None:
+        fixed = len(tracked & red.wolves)
+        rng = (min(a for a, _ in seen) + fixed, max(b for _, b in seen) + fixed)
+    return Counts(total, wolf_counts, rng, "hit")
 
 
 class _Counter:
