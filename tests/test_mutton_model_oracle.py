@@ -117,14 +117,15 @@ def oracle_posterior(rules: RuleSet, moves: Sequence[Move]) -> dict[str, Fractio
         s = GameState.new(rules).play(place).play(ChooseWolves(wolves))
         lik = Fraction(1)
         for m in rest:
+            try:
+                nxt = s.play(m)
+            except IllegalMoveError:  # impossible under this set (saves the enumeration)
+                return s, Fraction(0)
             if s.phase is Phase.WOLF:
                 lik *= move_probability(s, m)
-            if lik == 0:
-                return s, lik
-            try:
-                s = s.play(m)
-            except IllegalMoveError:
-                return s, Fraction(0)
+                if lik == 0:
+                    return s, lik
+            s = nxt
         return s, lik
 
     real, _ = replay(real_choice.letters)

@@ -9,6 +9,8 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from fleece.solver.mutton import analyse, problem_from_text, solve
+
 ROOT = Path(__file__).resolve().parent.parent
 EX = ROOT / "examples" / "mutton"
 HELP = str(EX / "helppage.txt")
@@ -56,14 +58,22 @@ def test_help_page_json_keys() -> None:
     assert data["berserk_set"] == sorted(data["berserk_set"]) and len(data["berserk_set"]) == 21
     assert data["reasons"]["C"]["text"].endswith("so C killed J")
     assert data["advice"]["best_shot"] == "C"
+    # --json prints exactly the library's value: every exact probability and the advice agree
+    p = problem_from_text((EX / "helppage.txt").read_text(encoding="utf-8"))
+    s = solve(p)
+    assert data["fractions"] == {a: f"{f.numerator}/{f.denominator}"
+                                 for a, f in s.probabilities().items()}
+    assert data["wolf_counts"] == s.wolf_counts
+    assert sum(data["wolf_counts"].values()) == 4 * 219  # each set has 4 wolves
+    assert data == json.loads(json.dumps(analyse(p).to_json()))
 
 
 def test_engines_give_the_same_json() -> None:
     outs = [json.loads(fleece("mutton", "solve", HELP, "--json", "--engine", e).stdout)
             for e in ("fast", "csp", "smt")]
     for o in outs:
-        assert (o["count"], o["probabilities"], o["certain_wolves"]) == (
-            outs[0]["count"], outs[0]["probabilities"], outs[0]["certain_wolves"])
+        assert (o["count"], o["fractions"], o["wolf_counts"], o["certain_wolves"]) == (
+            219, outs[0]["fractions"], outs[0]["wolf_counts"], ["C"])
     assert outs[2]["engine"] == "smt" and "C" in outs[2]["proved"]
 
 
@@ -79,12 +89,32 @@ def test_inconsistent_chart_exit_1_with_core() -> None:
 
 
 def test_stdin_and_options() -> None:
+    """Counts derived by hand. Five wolves on the help page: C is forced (round 2), and 4 more
+    of the 20 other living candidates must meet {F, V} and {F, L, N, Z}: with F, C(19, 3) =
+    969; without F, V and at least one of L, N, Z: C(18, 3) - C(15, 3) = 361; 1330 in all.
+
+    no-reveal.json (no_reveal, 4 wolves): dead C J M S Z of unknown identity; the score 4 says
+    exactly one of them is a wolf (D7). Round 1's only runner A is a wolf; rounds 2 and 4 then
+    hold; round 3 needs one of C, K, O, R. Dead wolf C: 2 more of the 20 other living animals,
+    C(20, 2) = 190; dead wolf J, M, S or Z: 2 of the 20 meeting K, O, R, C(20, 2) - C(17, 2)
+    = 54 each, 216; total 406 (also counted by brute force over the 4-sets below)."""
+    import itertools
+
+    from fleece.rules.mutton.chart import Status, parse_chart
+
     text = (EX / "helppage.txt").read_text(encoding="utf-8")
     out = fleece("mutton", "solve", "-", "--json", "--wolves", "5", stdin=text)
-    assert json.loads(out.stdout)["count"] > 219
+    assert json.loads(out.stdout)["count"] == 969 + 361 == 1330
     out = fleece("mutton", "solve", str(EX / "no-reveal.json"), "--json")
     data = json.loads(out.stdout)
-    assert data["reveal"] is False and data["count"] == 406
+    assert data["reveal"] is False and data["count"] == 190 + 4 * 54 == 406
+    paste = json.loads((EX / "no-reveal.json").read_text(encoding="utf-8"))["paste"]
+    ch = parse_chart(paste, reveal=False)
+    dead = {a for a, st in zip(ch.animals, ch.status, strict=True) if st is not Status.ALIVE}
+    assert dead == set("CJMSZ") and ch.score == 4
+    brute = sum(1 for w in map(set, itertools.combinations(ch.animals, 4))
+                if len(w & dead) == 1 and all(w & r.runners for r in ch.rows))
+    assert brute == 406
     out = fleece("mutton", "solve", HELP, "--dictionary", str(EX / "words.txt"), "--json")
     assert json.loads(out.stdout)["certain_wolves"] == ["C", "F"]
     out = fleece("mutton", "solve", HELP, "--passed")
@@ -100,13 +130,23 @@ def test_escaped_option() -> None:
 
 
 def test_record_input_shows_the_wolf_model() -> None:
+    """The Wolf-model column is the library's exact posterior, rounded for JSON (the model
+    itself is checked against an independent oracle in tests/test_mutton_model_oracle.py)."""
+    from fleece.solver.mutton import problem_from_record
+
     out = fleece("mutton", "solve", str(EX / "wolf-pass.rec"))
     assert out.returncode == 0
     assert "P, Wolf model" in out.stdout
     assert "the Wolf passed in round 2 although" in out.stdout
     data = json.loads(fleece("mutton", "solve", str(EX / "wolf-pass.rec"), "--json").stdout)
-    assert data["model"]["available"] and set(data["model"]["probabilities"]) == set(
-        data["probabilities"])
+    assert data["model"]["available"] and data["model"]["sets"] == 4 == data["count"]
+    model = solve(problem_from_record((EX / "wolf-pass.rec").read_text(encoding="utf-8"))).model
+    assert model is not None and model.available
+    assert data["model"]["probabilities"] == {a: round(float(model.probability(a)), 6)
+                                              for a in data["probabilities"]}
+    assert data["model"]["likelihood"] == str(model.total)
+    # the certain wolf N (probability 1 under both posteriors) stays 1 under the model
+    assert data["fractions"]["N"] == "1/1" and data["model"]["probabilities"]["N"] == 1.0
 
 
 def test_svg_written_atomically_and_not_overwritten(tmp_path: Path) -> None:
@@ -150,9 +190,13 @@ def test_fast_path_imports_neither_z3_nor_constraint() -> None:
         "import sys\n"
         f"sys.argv = ['fleece', 'mutton', 'solve', {HELP!r}]\n"
         "import fleece.cli as cli\n"
-        "try:\n    cli.app()\nexcept SystemExit:\n    pass\n"
-        "sys.stderr.write(f\"MODULES {'z3' in sys.modules} {'constraint' in sys.modules}\\n\")\n"
+        "code = 'returned'\n"
+        "try:\n    cli.app()\nexcept SystemExit as e:\n    code = e.code\n"
+        "sys.stderr.write(f\"MODULES {'z3' in sys.modules} {'constraint' in sys.modules} "
+        "EXIT {code}\\n\")\n"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, timeout=60)
-    assert "MODULES False False" in out.stderr
+    # the solve itself must have succeeded (exit 0) with its report printed
+    assert "MODULES False False EXIT 0" in out.stderr, out.stderr
+    assert "219 consistent wolf sets" in out.stdout
