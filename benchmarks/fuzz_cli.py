@@ -8,13 +8,17 @@ truncated record line, an unknown keyword, a boolean where JSON wants a number, 
 swapped, the text cut short, ...: the "unknown" classes). Each run checks:
 
 - no internal error: the exit status is 0, 1 or 2 (never 3, a traceback or a signal);
-- no hang: the run ends within --limit seconds (default 20);
+- no hang: the run takes at most --limit seconds (default 20) of CPU time (--clock cpu, the
+  default: other work on a shared machine slows a run's wall clock but not its CPU time; the
+  report also counts runs over the limit in wall-clock time), and a run still going after
+  --kill wall seconds (default 60) is killed and counted as over;
 - honest errors: an exit status 2 prints exactly one line `fleece: error: ...` of at most 300
   printable characters (a stop, exit status 1, one line `fleece: stopped: ...`);
 - no accepted malformed input: a "malformed" mutation ends with exit status 2;
 - the unmutated inputs are accepted (exit status 0 or 1).
 
     python benchmarks/fuzz_cli.py [--count 3000] [--seed 1] [--jobs 2] [--limit 20]
+                                  [--clock cpu|wall] [--kill 60]
                                   [--only CLASS[,CLASS]] [--save DIR] [--subprocess]
 
 Runs are forked from one process that has already imported fleece (so a run's time excludes
@@ -697,6 +701,30 @@ ARG_BASES: list[tuple[list[str], list[int]]] = [
     (["cards", "deck", "--deck", "pairs:4", "--json"], []),
     (["cards", "concentration", "pairs", "--up-to", "5"], [4]),
     (["cards", "herd", "simulate", "--games", "5", "--seed", "2"], [4, 6]),
+    (["cards", "war", "play", "--deck", "1*2,2*2,3*2", "--seed", "4", "--limit", "100"],
+     [6, 8]),
+    (["cards", "war", "analyse", "--deck", "1*2,2*2,3*2", "--max-deals", "1000"], [6]),
+    (["cards", "war", "analyse", "--samples", "50", "--seed", "3", "--deck", "wolf"], [4, 6]),
+    (["cards", "concentration", "solve", "--deck", "pairs:3", "--players", "2"], [6]),
+    (["ulvtafl", "solve", "--setup", "13", "--max-nodes", "20000", "--timeout", "5"],
+     [3, 5, 7]),
+    (["ulvtafl", "perft", "3", "--position", "W.W/.../......./SSSSSSS/SSSSSSS/SSS/SSS s",
+      "--timeout", "10"], [2, 6]),
+    # verify: each game with one quick section (the truncation keeps --section), its own
+    # options, a JUnit file and an accepted gap
+    (["verify", "--quick", "--report", "{T}/r", "--section", "gap-table", "--game", "mutton",
+      "--size", "3", "--sheep", "6", "--wolves", "2", "--junit", "{T}/j.xml", "--accept",
+      "MUTTON-M10-UNPLACEABLE", "--json"], [9, 11, 13]),
+    (["verify", "--quick", "--report", "{T}/r", "--section", "scoring", "--game", "woof",
+      "--seed", "5", "--rounds", "3", "--timeout", "30", "--dog-target", "sheep"],
+     [9, 11, 13]),
+    (["verify", "--quick", "--report", "{T}/r", "--section", "geometry", "--game", "ulvtafl",
+      "--samples", "5", "--timeout", "30", "--orthogonal"], [9, 11]),
+    (["verify", "--quick", "--report", "{T}/r", "--section", "rules", "--game", "cards",
+      "--seed", "3", "--order", "loser-first", "--json"], [9]),
+    # serve with valid options would run until stopped: only its malformed lines are run
+    (["serve", "--port", "0", "--budget", "5", "--workers", "2", "--host", "127.0.0.1"],
+     [2, 4, 6]),
 ]
 
 
@@ -704,15 +732,17 @@ def arg_case(rng: random.Random) -> tuple[list[str], str, bool]:
     """A command line with one option value or word mutated: (argv, class, malformed)."""
     base, numeric = rng.choice(ARG_BASES)
     argv = list(base)
+    forever = base[0] == "serve"  # valid options start a server: malformed changes only
+    keep = base.index("--section") + 2 if "--section" in base else 1  # never a full verify
     if numeric and rng.random() < 0.6:
         k = rng.choice(numeric)
         choice = rng.randrange(4)
         value = argv[k]
-        seconds = argv[k - 1] == "--timeout"  # a fraction is a valid number of seconds
+        seconds = argv[k - 1] in ("--timeout", "--budget")  # a fraction is valid there
         argv[k] = [chr(ord(rng.choice(OTHER_DIGITS)) + int(value[0])) + value[1:], HUGE,
                    "-" + value, value + (".5." if seconds else ".5")][choice]
         return argv, "args.bad-number", True
-    choice = rng.randrange(5)
+    choice = rng.randrange(2 if forever else 5)
     if choice == 0:
         argv.insert(rng.randrange(2, len(argv) + 1), "--bogus-option")
         return argv, "args.unknown-option", True
@@ -729,7 +759,7 @@ def arg_case(rng: random.Random) -> tuple[list[str], str, bool]:
         k = rng.randrange(2, len(argv)) if len(argv) > 2 else 1
         argv[k] = argv[k] + rng.choice(PALETTE)
         return argv, "args.unknown-change", False
-    argv = argv[:rng.randrange(1, len(argv) + 1)]
+    argv = argv[:rng.randrange(keep, len(argv) + 1)]
     return argv, "args.truncated", False
 
 
@@ -755,8 +785,9 @@ class Outcome:
     """What one run did."""
 
     case: Case
-    status: int | None  # None: killed after the limit
-    seconds: float
+    status: int | None  # None: killed after the hard limit
+    seconds: float  # wall-clock time
+    cpu: float | None  # user + system CPU time of the run and the processes it waited for
     stdout: str
     stderr: str
     problems: list[str] = field(default_factory=list)
@@ -836,6 +867,7 @@ def _materialise(case: Case, work: Path) -> tuple[list[str], Path | None]:
 def _child(argv: list[str], stdin_path: Path | None, out: Path, err: Path) -> None:
     """In the forked child: run fleece's main() on argv with redirected files; exit."""
     try:
+        os.chdir(out.parent)  # a run that writes (reports, packs) writes into its own folder
         fd_out = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         fd_err = os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         fd_in = os.open(stdin_path if stdin_path else os.devnull, os.O_RDONLY)
@@ -864,9 +896,9 @@ def _child(argv: list[str], stdin_path: Path | None, out: Path, err: Path) -> No
         os._exit(code)
 
 
-def run_all(cases: list[Case], jobs: int, limit: float, work: Path, use_subprocess: bool,
+def run_all(cases: list[Case], jobs: int, kill: float, work: Path, use_subprocess: bool,
             progress: bool) -> list[Outcome]:
-    """Run every case, at most `jobs` at a time; a run past `limit` seconds is killed."""
+    """Run every case, at most `jobs` at a time; a run past `kill` wall seconds is killed."""
     outcomes: list[Outcome] = []
     pending = list(reversed(cases))
     running: dict[int, tuple[Case, float, Path, Path, subprocess.Popen[bytes] | None]] = {}
@@ -883,7 +915,7 @@ def run_all(cases: list[Case], jobs: int, limit: float, work: Path, use_subproce
                 with open(out, "wb") as fo, open(err, "wb") as fe, \
                         open(stdin_path or os.devnull, "rb") as fin:
                     proc = subprocess.Popen([env_fleece, *argv], stdout=fo, stderr=fe,
-                                            stdin=fin, cwd=ROOT, start_new_session=True)
+                                            stdin=fin, cwd=folder, start_new_session=True)
                 running[proc.pid] = (case, start, out, err, proc)
             else:
                 pid = os.fork()
@@ -893,18 +925,20 @@ def run_all(cases: list[Case], jobs: int, limit: float, work: Path, use_subproce
                 running[pid] = (case, start, out, err, None)
         finished = []
         for pid, (case, start, out, err, _proc) in running.items():
-            got, status = os.waitpid(pid, os.WNOHANG)
+            got, status, usage = os.wait4(pid, os.WNOHANG)
             elapsed = time.monotonic() - start
-            if got == 0 and elapsed <= limit:
+            if got == 0 and elapsed <= kill:
                 continue
+            cpu: float | None = None
             if got == 0:
                 os.killpg(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
                 code = None
             else:
                 code = os.waitstatus_to_exitcode(status)
+                cpu = usage.ru_utime + usage.ru_stime
             finished.append(pid)
-            outcomes.append(Outcome(case, code, elapsed, out.read_text("utf-8", "replace"),
+            outcomes.append(Outcome(case, code, elapsed, cpu, out.read_text("utf-8", "replace"),
                                     err.read_text("utf-8", "replace")))
         for pid in finished:
             del running[pid]
@@ -919,11 +953,15 @@ def run_all(cases: list[Case], jobs: int, limit: float, work: Path, use_subproce
     return sorted(outcomes, key=lambda o: o.case.index)
 
 
-def judge(o: Outcome, limit: float) -> None:
-    """Fill `o.problems` with what the run did wrong."""
+def judge(o: Outcome, limit: float, clock: str) -> None:
+    """Fill `o.problems` with what the run did wrong (`clock` cpu: a run is over the limit
+    when its CPU time is; wall: when its wall-clock time is; a killed run always is)."""
     if o.status is None:
-        o.problems.append(f"over {limit:g} s")
+        o.problems.append(f"over {limit:g} s (killed)")
         return
+    spent = o.cpu if clock == "cpu" and o.cpu is not None else o.seconds
+    if spent > limit:
+        o.problems.append(f"over {limit:g} s ({clock} {spent:.1f} s)")
     if o.status not in (0, 1, 2):
         o.problems.append(f"internal error (exit status {o.status})")
     if "Traceback" in o.stderr or "internal error" in o.stderr:
@@ -945,12 +983,12 @@ def judge(o: Outcome, limit: float) -> None:
 
 
 def report(outcomes: list[Outcome], limit: float, save: Path | None, seed: int,
-           count: int) -> int:
+           count: int, clock: str) -> int:
     """Print the table per class and the failures; the number of failing runs."""
     rows: dict[str, Counter[str]] = defaultdict(Counter)
     failures = []
     for o in outcomes:
-        judge(o, limit)
+        judge(o, limit, clock)
         c = rows[o.case.cls]
         c["runs"] += 1
         c[f"exit {o.status}" if o.status is not None else "killed"] += 1
@@ -979,14 +1017,19 @@ def report(outcomes: list[Outcome], limit: float, save: Path | None, seed: int,
           f"{total['message']:7} {total['refused-valid']:7}")
     mutated = sum(1 for o in outcomes if not o.case.valid)
     slowest = max(outcomes, key=lambda o: o.seconds)
-    print("\nslowest runs:")
+    cpu_max = max(outcomes, key=lambda o: -1.0 if o.cpu is None else o.cpu)
+    wall_over = sum(1 for o in outcomes if o.seconds > limit)
+    print("\nslowest runs (wall s, CPU s):")
     for o in sorted(outcomes, key=lambda o: -o.seconds)[:5]:
-        print(f"  {o.seconds:5.1f} s  {o.case.cls:28} fleece "
+        cpu = "killed" if o.cpu is None else f"{o.cpu:5.1f}"
+        print(f"  {o.seconds:5.1f} {cpu:>6}  {o.case.cls:28} fleece "
               f"{' '.join(_shell(a) for a in o.case.argv)[:80]}")
     print(f"\n{mutated} mutated inputs and {len(outcomes) - mutated} valid baselines "
           f"(--count {count} --seed {seed}); {total['internal']} internal errors, "
-          f"{total['over']} runs over {limit:g} s, {total['accepted']} accepted malformed "
-          f"inputs; slowest run {slowest.seconds:.1f} s ({slowest.case.cls})")
+          f"{total['over']} runs over {limit:g} s ({clock} time), {total['accepted']} accepted "
+          f"malformed inputs; slowest run {slowest.seconds:.1f} s wall ({slowest.case.cls}), "
+          f"most CPU {cpu_max.cpu or 0:.1f} s ({cpu_max.case.cls}); {wall_over} runs over "
+          f"{limit:g} s of wall-clock time")
     for o in failures:
         argv = " ".join(_shell(a) for a in o.case.argv)
         where = f", input kept in {save / f'case{o.case.index:05d}'}" if save else ""
@@ -1009,7 +1052,13 @@ def main() -> int:
     ap.add_argument("--count", type=int, default=3000, help="mutated inputs (default 3000)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the mutations")
     ap.add_argument("--jobs", type=int, default=2, help="runs at a time")
-    ap.add_argument("--limit", type=float, default=20.0, help="seconds before a run is a hang")
+    ap.add_argument("--limit", type=float, default=20.0,
+                    help="seconds a run may take (default 20), measured by --clock")
+    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                    help="cpu (default): a run's user+system CPU time, which other work on a "
+                         "shared machine does not inflate; wall: its wall-clock time")
+    ap.add_argument("--kill", type=float, default=60.0,
+                    help="wall seconds after which a run is killed and counted as a hang")
     ap.add_argument("--only", default="", help="comma-separated classes to run")
     ap.add_argument("--save", type=Path, default=None, help="keep every input in this folder")
     ap.add_argument("--subprocess", action="store_true", help="run the real `fleece` command")
@@ -1026,9 +1075,9 @@ def main() -> int:
     work = args.save or Path(tempfile.mkdtemp(prefix="fleece-fuzz-"))
     start = time.monotonic()
     try:
-        outcomes = run_all(cases, args.jobs, args.limit, work, args.subprocess,
+        outcomes = run_all(cases, args.jobs, max(args.kill, args.limit), work, args.subprocess,
                            sys.stderr.isatty())
-        failures = report(outcomes, args.limit, args.save, args.seed, args.count)
+        failures = report(outcomes, args.limit, args.save, args.seed, args.count, args.clock)
     finally:
         if args.save is None:
             shutil.rmtree(work, ignore_errors=True)

@@ -48,6 +48,15 @@ class Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
 
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """Refuse a NUL character in any argument first (no file name can hold one; a real
+        command line cannot carry one, but main(argv) called from Python can)."""
+        for word in args or ():
+            if isinstance(word, str) and "\0" in word:
+                raise UsageError(f"{self.prog}: argument {word[:40]!r} contains a NUL "
+                                 "character")
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str) -> NoReturn:
         """Raise instead of printing usage and exiting."""
         raise UsageError(f"{self.prog}: {message}")
@@ -114,9 +123,11 @@ def seconds(text: str) -> float:
     """An argparse `type` for a positive number of seconds (ASCII digits with an optional
     decimal fraction, at most a week)."""
     whole_part, _, frac = text.partition(".")
-    if not text.isascii() or not whole_part.isdigit() or (frac and not frac.isdigit()) \
-            or len(text) > 12:
+    if not text.isascii() or not whole_part.isdigit() or (frac and not frac.isdigit()):
         raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of seconds")
+    if len(whole_part.lstrip("0")) > 7 or len(frac) > 6:
+        raise argparse.ArgumentTypeError(f"{text[:20]}{'...' if len(text) > 20 else ''} "
+                                         "is far too large or too precise a number of seconds")
     value = float(text)
     if not 0 < value <= MAX_SECONDS:
         raise argparse.ArgumentTypeError(f"{text} is out of range (0 < seconds <= "

@@ -21,8 +21,11 @@ def budget_seconds(text: str) -> float:
     fraction), at most an hour."""
     t = text.strip()
     head, _, frac = t.partition(".")
-    if not t.isascii() or not head.isdigit() or (frac and not frac.isdigit()) or len(t) > 12:
+    if not t.isascii() or not head.isdigit() or (frac and not frac.isdigit()):
         raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of seconds")
+    if len(head.lstrip("0")) > 7 or len(frac) > 6:
+        raise argparse.ArgumentTypeError(f"{t[:20]}{'...' if len(t) > 20 else ''} is far too "
+                                         "large or too precise a number of seconds")
     value = float(t)
     if not 0 < value <= MAX_BUDGET:
         raise argparse.ArgumentTypeError(f"{t} is out of range (0 < seconds <= 3600)")

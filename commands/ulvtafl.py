@@ -21,6 +21,7 @@ from fleece.rules.errors import FleeceError, ParseError, RulesError
 
 MAX_PERFT = 9  # perft(9) from the 20-sheep start takes about a minute
 MAX_NODES = 10**12
+SEARCH_BUDGET = 15.0  # default seconds of solve and perft: a command never runs unbounded
 
 
 def seconds(text: str) -> float:
@@ -103,6 +104,9 @@ def build(parser: Parser, argv: list[str]) -> None:
     p = cmds.add("perft", perft, "Count the move sequences of each length (U10).")
     p.add_argument("depth", type=int_in(1, MAX_PERFT), help=f"deepest length (1..{MAX_PERFT})")
     _rule_options(p)
+    p.add_argument("--timeout", type=seconds, default=SEARCH_BUDGET, metavar="SECONDS",
+                   help=f"stop with no answer after this many seconds (exit status 1; default "
+                        f"{SEARCH_BUDGET:g})")
     p.add_argument("--json", action="store_true", help='print {"counts": [...]}')
 
     p = cmds.add("solve", solve, "The game value with optimal play and a move that keeps it.",
@@ -115,8 +119,9 @@ def build(parser: Parser, argv: list[str]) -> None:
     _rule_options(p)
     p.add_argument("--max-nodes", type=int_in(1, MAX_NODES), default=None,
                    help="stop after this many positions/nodes (default: no limit)")
-    p.add_argument("--timeout", type=seconds, default=None,
-                   help="stop after this many seconds (default: no limit)")
+    p.add_argument("--timeout", type=seconds, default=SEARCH_BUDGET,
+                   help=f"stop after this many seconds (default {SEARCH_BUDGET:g}; the value is "
+                        "then 'unknown')")
     p.add_argument("--retro-limit", type=int_in(0, 200_000_000), default=2_000_000,
                    help="positions the retrograde method may enumerate (default 2000000)")
     p.add_argument("--svg", metavar="FILE", help="write the board with the best move as SVG")
@@ -171,9 +176,12 @@ def replay(args: argparse.Namespace) -> int:
 
 def perft(args: argparse.Namespace) -> int:
     """`fleece ulvtafl perft`."""
+    from fleece.solver.deadline import in_thread
     from fleece.solver.ulvtafl import perft_counts
 
-    result = perft_counts(_state(args), args.depth)
+    state = _state(args)
+    result = in_thread(lambda: perft_counts(state, args.depth), args.timeout,
+                       "try a larger --timeout or a smaller depth")
     if args.json:
         print_json(result.to_json())
     else:
@@ -193,7 +201,9 @@ def _solve_input(args: argparse.Namespace) -> Any:
     from fleece.rules.ulvtafl.record import replay as replay_record
 
     text, name = read_input(args.file)
-    body = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
+    from fleece.rules.text import split_lines
+
+    body = [ln.split("#", 1)[0].strip() for ln in split_lines(text)]
     body = [ln for ln in body if ln]
     try:
         if body and (body[0].startswith(("setup=", "position=")) or len(body) > 1):

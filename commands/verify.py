@@ -143,6 +143,10 @@ def run(args: argparse.Namespace) -> int:
 
     report_dir = Path(args.report)
     junit = Path(args.junit) if args.junit else None
+    if junit is not None and junit.is_dir():
+        raise ParseError(f"--junit {args.junit}: is a directory, expected a file name")
+    if junit is not None and not junit.parent.is_dir():  # refused now, not after the run
+        raise ParseError(f"--junit {args.junit}: the folder {junit.parent} does not exist")
     check_targets(game.name, report_dir, junit, args.force)  # refuse before a long run
     err = console(stderr=True)
     rep = package.run(config, progress=err.is_terminal).with_accepted(accepts)

@@ -18,10 +18,10 @@ import contextvars
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
 
 from fleece.rules.errors import FleeceError
 
@@ -119,3 +119,31 @@ def z3_check(z3: Any, solver: Any, *assumptions: Any) -> bool:
             raise Stopped(deadline.message())
         raise FleeceError(f"z3 could not decide: {solver.reason_unknown()}")
     return bool(result == z3.sat)
+
+
+R = TypeVar("R")
+
+
+def in_thread(func: Callable[[], R], seconds: float | None, hint: str = "") -> R:
+    """`func()` under a time limit for compiled code that releases the GIL (numba `nogil`
+    kernels, which no signal interrupts): it runs in a daemon thread and Stopped is raised
+    when it has not finished after `seconds` (the thread is left to the process's exit)."""
+    if seconds is None:
+        return func()
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = func()
+        except BaseException as exc:  # handed to the caller's thread below
+            box["error"] = exc
+
+    worker = threading.Thread(target=target, name="fleece-deadline", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise Stopped(Deadline(seconds, hint).message())
+    if "error" in box:
+        raise box["error"]
+    value: R = box["value"]
+    return value

@@ -5,9 +5,9 @@ hostile characters, must either parse or raise one of the project's typed errors
 IndexError, RecursionError or the int-conversion limit - and a ParseError's line lies inside
 the text (lines counted at `\\n` only).
 
-The Ulvtafl and card-game parsers are checked for typed errors only: they number lines as
-str.splitlines does (a lone CR or U+2028 starts a line there), which their authors know of.
-The default profile tries a modest number of inputs per parser; the `ci` profile more."""
+The Ulvtafl and card-game parsers number lines the same way (a lone CR or U+2028 stays
+inside its line). The default profile tries a modest number of inputs per parser; the `ci`
+profile more."""
 
 from __future__ import annotations
 
@@ -197,16 +197,41 @@ def test_fuzz_card_deck_specs(text: str) -> None:
     only_typed_errors(parse_deck, text)
 
 
+def _card_positions() -> list[str]:
+    """Position texts of the herd game and Concentration after a few seeded random moves."""
+    import random
+
+    from fleece.rules.cards.concentration import CONCENTRATION
+    from fleece.rules.cards.concentration import format_position as conc_text
+    from fleece.rules.cards.herd import HERD
+    from fleece.rules.cards.herd import format_position as herd_text
+
+    out = []
+    for game, fmt in ((HERD, herd_text), (CONCENTRATION, conc_text)):
+        rng = random.Random(7)
+        state: Any = game.new_initial_state(game.default_options())
+        for _ in range(12):
+            if state.is_terminal():
+                break
+            state = state.play(game.random_move(state, rng))
+        out.append(fmt(state))
+    return out
+
+
 @FUZZ
 @given(inputs(_seeds(*sorted((EX / "ulvtafl").glob("*.txt")), *sorted((EX / "cards")
-                     .glob("*.txt"))), "SW./ ws0123456789abcdefgx-=#"))
+                     .glob("*.txt"))) + _card_positions(), "SW./ ws0123456789abcdefgx-=#"))
 def test_fuzz_ulvtafl_positions_and_card_positions(text: str) -> None:
+    from fleece.rules.cards.concentration import parse_position as conc_position
+    from fleece.rules.cards.herd import parse_position as herd_position
     from fleece.rules.cards.war import parse_position as war_position
     from fleece.rules.ulvtafl.notation import parse_position
 
     body = "\n".join(line for line in split_lines(text) if not line.startswith("#"))
-    only_typed_errors(parse_position, body, lines=False)
-    only_typed_errors(war_position, text, lines=False)
+    only_typed_errors(parse_position, body)
+    only_typed_errors(war_position, text)
+    only_typed_errors(herd_position, text)
+    only_typed_errors(conc_position, text)
 
 
 @FUZZ
@@ -215,4 +240,4 @@ def test_fuzz_ulvtafl_positions_and_card_positions(text: str) -> None:
 def test_fuzz_ulvtafl_records(text: str) -> None:
     from fleece.rules.ulvtafl.record import parse_record, replay
 
-    only_typed_errors(lambda t: replay(parse_record(t)), text, lines=False)
+    only_typed_errors(lambda t: replay(parse_record(t)), text)

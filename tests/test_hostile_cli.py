@@ -63,7 +63,8 @@ def run(args: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
 def expand(case: Case, tmp: Path) -> tuple[list[str], bytes | None]:
     """The case's arguments with placeholders filled, and its standard input."""
     words = [w.replace("{H}", str(HOSTILE / "files")).replace("{EX}", str(ROOT / "examples"))
-             .replace("{tmp}", str(tmp)).replace("{NL}", "\n") for w in case.args]
+             .replace("{tmp}", str(tmp)).replace("{NL}", "\n").replace("{NUL}", "\0")
+             for w in case.args]
     stdin = None
     if "<" in words:
         k = words.index("<")

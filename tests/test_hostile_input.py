@@ -167,6 +167,71 @@ def test_woof_numbers_and_characters(text: str, words: str, line: int, column: i
     assert words in err.value.message and where(err) == (line, column)
 
 
+@pytest.mark.parametrize("spec, words, column", [
+    ("wolf*99999999999999999999", "entry 'wolf*99999999999999999999': count "
+     "'99999999999999999999' is too large (at most 520)", 6),
+    ("1*2, wolf*99999", "entry 'wolf*99999': count '99999' is too large (at most 520)", 11),
+    ("1*2,2* 0", "entry '2* 0': count 0 of '2' is out of range (1..520)", 8),
+    ("1*\u0662,2*2", "entry '1*\u0662': count '\u0662' is not a whole number (digits 0-9)", 3),
+    ("pairs:" + HUGE[:40], "is too large (at most 260)", 7),
+    (" pairs:x", "pairs:N needs a whole number N (digits 0-9), not 'x'", 8),
+])
+def test_k2_deck_spec_counts_name_the_entry_and_the_column_of_the_count(
+        spec: str, words: str, column: int) -> None:
+    """A deck spec's count that is too large is named with its entry and located at the
+    count (it used to read "not a whole number, column 1")."""
+    from fleece.rules.cards.deck import parse_deck
+
+    with pytest.raises(ParseError) as exc:
+        parse_deck(spec)
+    assert words in exc.value.message and exc.value.column == column
+
+
+def test_ulvtafl_and_card_numbers_are_ascii_and_bounded() -> None:
+    """U9 setup= and the card games' limit= and players= take ASCII digits, bounded."""
+    from fleece.rules.cards.concentration import parse_options as conc_options
+    from fleece.rules.cards.war import parse_options as war_options
+    from fleece.rules.ulvtafl.record import parse_record
+
+    with pytest.raises(ParseError) as exc:
+        parse_record("setup=" + HUGE + "\nc3-c4\n")
+    assert where(exc) == (1, 7) and "expected 13, 15, 17 or 20 (U9)" in exc.value.message
+    with pytest.raises(ParseError) as exc:
+        parse_record("setup=\u0662\u0660\n")
+    assert where(exc) == (1, 7)
+    with pytest.raises(ParseError, match="limit has 5000 digits: far too large"):
+        war_options("war deck=pairs:2 limit=" + HUGE)
+    with pytest.raises(ParseError, match=r"players must be a whole number \(digits 0-9\)"):
+        conc_options("concentration players=\u0661")
+
+
+def test_ulvtafl_and_card_texts_count_lines_at_newlines_only() -> None:
+    """A U+2028 or a lone CR stays inside its line in Ulvtafl records and the card games'
+    position texts, as in every other parser (str.splitlines would start a line there)."""
+    from fleece.rules.cards.war import parse_position as war_position
+    from fleece.rules.ulvtafl.record import parse_record
+
+    rec = (EXAMPLES / "ulvtafl" / "full-game.rec").read_text(encoding="utf-8")
+    with pytest.raises(ParseError) as exc:
+        parse_record(rec.replace("\nc7-d6\ne4-e5\n", "\nc7-d6\u2028e4-e5\n"))
+    assert where(exc) == (5, 1) and exc.value.message == "one move per line"
+    war = (EXAMPLES / "cards" / "war-cycle.txt").read_text(encoding="utf-8")
+    with pytest.raises(ParseError) as exc:
+        war_position(war.replace("limit=none\n", "limit=none\r"))
+    assert exc.value.line == 4 and "unexpected 'deal'" in exc.value.message
+
+
+def test_a_nul_in_an_argument_is_a_usage_error() -> None:
+    """No file name holds a NUL (open() raises ValueError): the parser refuses it first."""
+    from fleece.commands.base import Parser, UsageError
+
+    parser = Parser(prog="fleece x")
+    parser.add_argument("file")
+    with pytest.raises(UsageError, match=r"argument 'a\\x00b' contains a NUL character"):
+        parser.parse_args(["a\0b"])
+    assert parser.parse_args(["ab"]).file == "ab"
+
+
 # ---- JSON: limits and strict types -------------------------------------------------------------
 
 
@@ -446,6 +511,42 @@ def test_woof_listing_engines_stop_past_their_limit() -> None:
         csp.solve(evidence, limit=10)
     with pytest.raises(Stopped, match=r"more than 10 possible deals.*--engine fast"):
         smt.assignments(evidence, limit=10)
+
+
+def test_in_thread_stops_compiled_code_that_no_signal_interrupts() -> None:
+    """in_thread: the answer, the error, or Stopped after the limit (numba kernels such as
+    Ulvtafl's perft release the GIL and ignore SIGALRM, so they run in a daemon thread)."""
+    from fleece.solver.deadline import in_thread
+
+    assert in_thread(lambda: 6 * 7, 5) == 42
+    assert in_thread(lambda: 6 * 7, None) == 42
+
+    def bad() -> int:
+        raise ParseError("bad input")
+
+    with pytest.raises(ParseError, match="bad input"):
+        in_thread(bad, 5)
+    start = time.monotonic()
+    with pytest.raises(Stopped, match=r"no answer within 0\.2 s; a hint"):
+        in_thread(lambda: time.sleep(2), 0.2, "a hint")
+    assert time.monotonic() - start < 1.5
+
+
+def test_u10_perft_and_solve_have_a_default_budget() -> None:
+    """`ulvtafl perft 9` (about a minute from the start) stops at its budget with exit
+    status 1, and `ulvtafl solve` of a start position gets a default time limit."""
+    proc = subprocess.run(["fleece", "ulvtafl", "perft", "9", "--timeout", "0.5"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr == ("fleece: stopped: no answer within 0.5 s; try a larger --timeout "
+                           "or a smaller depth\n")
+    from fleece.commands.base import Parser
+    from fleece.commands.ulvtafl import SEARCH_BUDGET, build
+
+    parser = Parser(prog="fleece ulvtafl")
+    build(parser, ["solve"])
+    assert parser.parse_args(["solve"]).timeout == SEARCH_BUDGET == 15.0
+    assert parser.parse_args(["perft", "3"]).timeout == SEARCH_BUDGET
 
 
 # ---- writes: --svg and whole packs ------------------------------------------------------------

@@ -35,6 +35,7 @@ from fleece.rules.cards.deck import (
 )
 from fleece.rules.errors import IllegalMoveError, ParseError, RulesError
 from fleece.rules.protocol import CHANCE, TERMINAL
+from fleece.rules.text import split_lines, whole_number
 
 COLUMNS = 13
 ROWS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -265,15 +266,12 @@ def parse_options(line: str) -> ConcOptions:
         values[key] = value
     try:
         players_text = values.get("players", "1")
-        if not players_text.isascii() or not players_text.isdigit() or len(players_text) > 2:
-            raise ParseError(f"players {escape(players_text)} is not a whole number")
+        players = whole_number(players_text, "players", max_digits=2)
         limit_text = values.get("limit", "none")
         limit = None
         if limit_text != "none":
-            if not limit_text.isascii() or not limit_text.isdigit() or len(limit_text) > 8:
-                raise ParseError(f"limit {escape(limit_text)} is not a whole number")
-            limit = int(limit_text)
-        return ConcOptions(parse_deck(values.get("deck", "wolf")), int(players_text), limit)
+            limit = whole_number(limit_text, "limit", max_digits=8)
+        return ConcOptions(parse_deck(values.get("deck", "wolf")), players, limit)
     except RulesError as exc:
         raise ParseError(str(exc)) from None
 
@@ -310,7 +308,7 @@ def parse_position(text: str) -> ConcState:
     (removed cards must be matched pairs, pairs must count them, the outcome must fit)."""
     if len(text) > 100_000:
         raise ParseError("position text too long")
-    numbered = [(i + 1, ln.split("#", 1)[0].strip()) for i, ln in enumerate(text.splitlines())]
+    numbered = [(i + 1, ln.split("#", 1)[0].strip()) for i, ln in enumerate(split_lines(text))]
     numbered = [(i, ln) for i, ln in numbered if ln]
     if not numbered:
         raise ParseError("empty Concentration position")

@@ -189,20 +189,25 @@ def parse_deck(text: str) -> Deck:
         return WOLF_DECK
     if spec.startswith("pairs:"):
         digits = spec[6:]
-        if not digits.isascii() or not digits.isdigit() or len(digits) > 4:
-            raise ParseError(f"pairs:N needs a whole number N, not {escape(text[6:])}",
-                             column=7)
+        column = len(text) - len(text.lstrip()) + 7  # the column of N
+        if not digits.isascii() or not digits.isdigit():
+            raise ParseError(f"pairs:N needs a whole number N (digits 0-9), not "
+                             f"{escape(text.strip()[6:])}", column=column)
+        if len(digits.lstrip("0")) > len(str(MAX_KINDS)):
+            raise ParseError(f"pairs:N: N {escape(digits)} is too large (at most {MAX_KINDS})",
+                             column=column)
         try:
             return pairs(int(digits))
         except RulesError as exc:
-            raise ParseError(str(exc), column=7) from None
+            raise ParseError(str(exc), column=column) from None
     kinds: list[Kind] = []
     names: set[str] = set()
     column = 1
     ints = 0
     for raw in text.split(","):
         entry = raw.strip().lower()
-        col = column + (len(raw) - len(raw.lstrip()))
+        start = column  # the column of this entry's first character
+        col = start + (len(raw) - len(raw.lstrip()))
         column += len(raw) + 1
         if not entry:
             raise ParseError("empty entry in the deck spec (NAME*COUNT, ...)", column=col)
@@ -210,13 +215,18 @@ def parse_deck(text: str) -> Deck:
         name, count_text = name.strip(), count_text.strip()
         count = 1
         if star:
-            if not count_text.isascii() or not count_text.isdigit() or len(count_text) > 4:
-                raise ParseError(f"count {escape(count_text)} is not a whole number",
-                                 column=col)
+            after = raw[raw.index("*") + 1:]
+            count_col = start + raw.index("*") + 1 + (len(after) - len(after.lstrip()))
+            if not count_text.isascii() or not count_text.isdigit():
+                raise ParseError(f"entry {escape(entry)}: count {escape(count_text)} is not a "
+                                 "whole number (digits 0-9)", column=count_col)
+            if len(count_text.lstrip("0")) > len(str(MAX_COUNT)):
+                raise ParseError(f"entry {escape(entry)}: count {escape(count_text)} is too "
+                                 f"large (at most {MAX_COUNT})", column=count_col)
             count = int(count_text)
             if not 1 <= count <= MAX_COUNT:
-                raise ParseError(f"count {count} of {escape(name)} is out of range "
-                                 f"(1..{MAX_COUNT})", column=col)
+                raise ParseError(f"entry {escape(entry)}: count {count} of {escape(name)} is "
+                                 f"out of range (1..{MAX_COUNT})", column=count_col)
         rank: int | None
         if name.isascii() and name.isdigit():
             if len(name) > MAX_RANK_DIGITS:

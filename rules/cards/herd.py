@@ -39,6 +39,7 @@ from fractions import Fraction
 from fleece.rules.cards.deck import WOLF_DECK, Deck, escape, herd_deck, parse_deck
 from fleece.rules.errors import IllegalMoveError, ParseError, RulesError
 from fleece.rules.protocol import CHANCE, TERMINAL
+from fleece.rules.text import split_lines, whole_number
 
 HAND = 3
 KINDS = ("fence", "crook", "sheep1", "sheep2", "sheep3", "wolf1", "wolf2", "wisc")
@@ -567,7 +568,7 @@ def parse_position(text: str) -> HerdState:
     not add up to the deck (conservation) or when the snapshot is not a settled position."""
     if len(text) > 100_000:
         raise ParseError("position text too long")
-    numbered = [(i + 1, ln.split("#", 1)[0].strip()) for i, ln in enumerate(text.splitlines())]
+    numbered = [(i + 1, ln.split("#", 1)[0].strip()) for i, ln in enumerate(split_lines(text))]
     numbered = [(i, ln) for i, ln in numbered if ln]
     if not numbered:
         raise ParseError("empty herd position")
@@ -657,9 +658,7 @@ def parse_options(line: str) -> HerdOptions:
         limit_text = values.get("limit", str(DEFAULT_TURN_LIMIT))
         limit = None
         if limit_text != "none":
-            if not limit_text.isascii() or not limit_text.isdigit() or len(limit_text) > 8:
-                raise ParseError(f"limit {escape(limit_text)} is not a whole number")
-            limit = int(limit_text)
+            limit = whole_number(limit_text, "limit", max_digits=8)
         return HerdOptions(players, parse_deck(values.get("deck", "wolf")), limit)
     except RulesError as exc:
         raise ParseError(str(exc)) from None

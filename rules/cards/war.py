@@ -41,6 +41,7 @@ from fleece.rules.cards.deck import (
 )
 from fleece.rules.errors import IllegalMoveError, ParseError, RulesError
 from fleece.rules.protocol import CHANCE, TERMINAL
+from fleece.rules.text import split_lines, whole_number
 
 MAX_RECORD_CHARS = 4_000_000
 
@@ -362,9 +363,7 @@ def parse_options(line: str) -> WarOptions:
         limit_text = values.get("limit", "none")
         limit = None
         if limit_text != "none":
-            if not limit_text.isascii() or not limit_text.isdigit() or len(limit_text) > 10:
-                raise ParseError(f"limit {escape(limit_text)} is not a whole number")
-            limit = int(limit_text)
+            limit = whole_number(limit_text, "limit", max_digits=10)
         return WarOptions(deck, order, runout, limit)
     except (ParseError, RulesError) as exc:
         raise ParseError(str(exc), line=1) from None
@@ -410,7 +409,7 @@ def parse_position(text: str) -> WarState:
     """Replay a position text; ParseError naming the line of a bad or illegal move."""
     if len(text) > MAX_RECORD_CHARS:
         raise ParseError("position text too long")
-    lines = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
+    lines = [ln.split("#", 1)[0].strip() for ln in split_lines(text)]
     numbered = [(i + 1, ln) for i, ln in enumerate(lines) if ln]
     if not numbered:
         raise ParseError("empty War position")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fleece.rules.errors import IllegalMoveError, ParseError, RulesError
+from fleece.rules.text import split_lines
 from fleece.rules.ulvtafl.game import (
     Move,
     Options,
@@ -96,7 +97,7 @@ def parse_record(text: str) -> Record:
         raise ParseError(f"record too long ({len(text)} characters, at most {MAX_RECORD})")
     head: tuple[str, UlvState] | None = None
     moves: list[tuple[Move, int, int]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(split_lines(text), start=1):
         body = raw.split("#", 1)[0]
         if not body.strip():
             continue

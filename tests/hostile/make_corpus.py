@@ -38,6 +38,8 @@ def main() -> None:
     mpz = (ROOT / "puzzles" / "mutton" / "easy" / "001.txt").read_text(encoding="utf-8")
     wpz = (ROOT / "puzzles" / "woof" / "easy" / "001.txt").read_text(encoding="utf-8")
     wpj = json.loads((ROOT / "puzzles" / "woof" / "easy" / "001.json").read_text("utf-8"))
+    ulv = (ROOT / "examples" / "ulvtafl" / "full-game.rec").read_text(encoding="utf-8")
+    war = (ROOT / "examples" / "cards" / "war-cycle.txt").read_text(encoding="utf-8")
     files: dict[str, str | bytes] = {
         # integers: thousands of digits, other scripts' digits, signs and underscores
         "score-huge.txt": c.replace("Score: 5", "Score: " + HUGE),
@@ -85,6 +87,14 @@ def main() -> None:
         "line-separator.txt": c.replace("\nRound  3", "\u2028Round  3"),
         "form-feed.txt": c.replace("\nRound  2", "\x0cRound  2"),
         "nul-byte.txt": c.replace("Round  3:", "Round  3:\x00"),
+        # Ulvtafl records and the card games' position texts: numbers, lines
+        "ulv-setup-huge.rec": ulv.replace("setup=20", "setup=" + HUGE),
+        "ulv-setup-arabic.rec": ulv.replace("setup=20", "setup=\u0662\u0660"),
+        "ulv-line-separator.rec": ulv.replace("\nc7-d6\ne4-e5\n", "\nc7-d6\u2028e4-e5\n"),
+        "ulv-position-huge.txt": "W.W/.../......./SSSSSSS/SSSSSSS/SSS/SSS w " + HUGE + "\n",
+        "war-lone-cr.txt": war.replace("limit=none\n", "limit=none\r"),
+        "war-limit-huge.txt": war.replace("limit=none", "limit=" + HUGE),
+        "war-deal-arabic.txt": war.replace("deal 1 1 4", "deal 1 \u0661 4"),
         # M25: a w in a Round row must agree with the Sheep row
         "w-under-sheep.txt": "Sheep   : A B C D x F G H\nRound  1:       + w +\n",
         "w-under-living.txt": "Sheep   : A B C D w F G H\nRound  1:   w   + x +\n",
