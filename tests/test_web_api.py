@@ -714,10 +714,16 @@ def test_serve_refuses_bad_options_in_one_line(args: list[str], fragment: str) -
     assert r.stdout == "" and r.stderr.count("\n") == 1 and fragment in r.stderr
 
 
-def test_serve_on_a_port_in_use_is_a_one_line_error() -> None:
+def test_serve_on_a_port_in_use_or_an_unknown_host_is_a_one_line_error() -> None:
+    """The address is named; no warning is printed for a host that cannot be listened on."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         s.listen(1)
-        r = invoke(["serve", "--port", str(s.getsockname()[1])])
+        port = s.getsockname()[1]
+        r = invoke(["serve", "--port", str(port)])
     assert r.exit_code == 2
-    assert r.stderr == "fleece: error: Address already in use\n"
+    assert r.stderr == f"fleece: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    r = invoke(["serve", "--host", "no-such-host.invalid", "--port", "0"])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.startswith("fleece: error: cannot listen on no-such-host.invalid:0: ")
+    assert r.stderr.count("\n") == 1

@@ -5,6 +5,7 @@ under uvicorn (what `fleece serve` calls)."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import ipaddress
 import socket
 import sys
@@ -19,6 +20,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from fleece.rules.errors import FleeceError
 from fleece.web import cards, mutton, puzzles, ulvtafl, woof
 from fleece.web.common import Site, cli_json, json_error, page, site
 from fleece.web.pool import WorkerPool, default_size
@@ -116,6 +118,8 @@ def _environment() -> Environment:
     env = Environment(loader=DictLoader(templates), autoescape=select_autoescape(["html"]),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.policies["json.dumps_kwargs"] = {"sort_keys": False}  # show JSON in the CLI's order
+    for name in templates:  # compiled now, not by the first requests (on the event loop)
+        env.get_template(name)
     return env
 
 
@@ -193,6 +197,10 @@ def create_app(config: Config | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await pool.start()
+        # What start-up loaded stays: the collector need not walk it again (a full pass over
+        # it would hold the event loop for tens of milliseconds under load).
+        gc.collect()
+        gc.freeze()
         try:
             yield
         finally:
@@ -207,19 +215,28 @@ def create_app(config: Config | None = None) -> Starlette:
     return app
 
 
+class CannotListen(FleeceError):
+    """The address cannot be listened on (an unknown host, a port in use): one line."""
+
+
 def bind(host: str, port: int) -> socket.socket:
-    """A listening socket on (host, port); port 0 picks a free port. Errors (a port in use,
-    an unknown host) are OSErrors, which the command line prints in one line."""
-    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    family, kind, proto, _, address = infos[0]
-    sock = socket.socket(family, kind, proto)
+    """A listening socket on (host, port); port 0 picks a free port. An unknown host or a
+    port in use is a CannotListen naming the address."""
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        sock = socket.socket(family, kind, proto)
+    except OSError as exc:
+        raise CannotListen(f"cannot listen on {where}: {exc.strerror or exc}") from None
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
         sock.listen(128)  # early: browsers connecting during start-up wait in the backlog
-    except OSError:
+    except OSError as exc:
         sock.close()
-        raise
+        raise CannotListen(f"cannot listen on {where}: {exc.strerror or exc}") from None
     return sock
 
 
@@ -227,10 +244,10 @@ def serve(config: Config, *, open_browser: bool = False) -> int:
     """Run the app under uvicorn until Ctrl-C (what `fleece serve` does)."""
     import uvicorn
 
+    sock = bind(config.host, config.port)
     if not is_loopback(config.host):
         sys.stderr.write(f"fleece serve: warning: listening on {config.host}, not only this "
                          "computer: anyone who can reach it may use the app\n")
-    sock = bind(config.host, config.port)
     port = sock.getsockname()[1]
     url_host = "127.0.0.1" if config.host in ("0.0.0.0", "::", "") else config.host
     if ":" in url_host:
@@ -239,8 +256,9 @@ def serve(config: Config, *, open_browser: bool = False) -> int:
     app = create_app(config)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
                                            server_header=False, lifespan="on"))
-    sys.stderr.write(f"fleece serve: {url} (budget {config.budget:g} s a request, "
-                     f"{config.workers} workers; Ctrl-C stops)\n")
+    workers = f"{config.workers} worker{'s' if config.workers != 1 else ''}"
+    sys.stderr.write(f"fleece serve: {url} (budget {config.budget:g} s a request, {workers}; "
+                     "Ctrl-C stops)\n")
     sys.stderr.flush()
     if open_browser:
         import threading

@@ -18,7 +18,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from fleece.web import jobs
-from fleece.web.common import api, cli_json, form_fields, html, json_fields, page, run_job
+from fleece.web.common import api, form_fields, html, json_fields, page, run_api_job, run_page_job
 from fleece.web.fields import BadRequest, Fields
 from fleece.web.pool import BadJobInput
 
@@ -69,12 +69,12 @@ async def war_page(request: Request) -> Response:
         opts = war_options(f)
         f.check_known()
         opts["lengths"] = True
-        out = await run_job(request, jobs.war_analyse, opts)
+        out = await run_page_job(request, jobs.war_analyse, opts)
     except (BadRequest, BadJobInput) as exc:
         context["error"] = str(exc)
         return page(request, "cards.html", exc.status if isinstance(exc, BadRequest) else 400,
                     **context)
-    context.update(result=out["json"], view=out["view"])
+    context.update(result=out["json"], result_text=out["json_text"], view=out["view"])
     return page(request, "cards.html", **context)
 
 
@@ -88,12 +88,12 @@ async def concentration_page(request: Request) -> Response:
     try:
         opts = concentration_options(f)
         f.check_known()
-        out = await run_job(request, jobs.concentration_solve, opts)
+        out = await run_page_job(request, jobs.concentration_solve, opts)
     except (BadRequest, BadJobInput) as exc:
         context["error"] = str(exc)
         return page(request, "cards.html", exc.status if isinstance(exc, BadRequest) else 400,
                     **context)
-    context["result"] = out["json"]
+    context.update(result=out["json"], result_text=out["json_text"])
     return page(request, "cards.html", **context)
 
 
@@ -103,7 +103,7 @@ async def api_war(request: Request) -> Response:
     f = await json_fields(request)
     opts = war_options(f)
     f.check_known()
-    return cli_json((await run_job(request, jobs.war_analyse, opts))["json"])
+    return await run_api_job(request, jobs.war_analyse, opts)
 
 
 @api
@@ -112,7 +112,7 @@ async def api_concentration(request: Request) -> Response:
     f = await json_fields(request)
     opts = concentration_options(f)
     f.check_known()
-    return cli_json((await run_job(request, jobs.concentration_solve, opts))["json"])
+    return await run_api_job(request, jobs.concentration_solve, opts)
 
 
 def routes() -> list[BaseRoute]:

@@ -13,6 +13,7 @@ from jinja2 import Environment
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
+from fleece.web import jobs
 from fleece.web.fields import MAX_BODY, BadRequest, Fields
 from fleece.web.pool import BadJobInput, TookTooLong, WorkerFailed, WorkerPool
 
@@ -67,6 +68,18 @@ async def run_job(request: Request, fn: Callable[..., Any], *args: Any) -> Any:
     """`fn(*args)` in a worker within the site's per-request budget."""
     s = site(request)
     return await s.pool.run(fn, *args, budget=s.budget)
+
+
+async def run_page_job(request: Request, fn: Callable[..., Any], *args: Any) -> Any:
+    """A page's job in a worker: its `json`, `view` and `json_text` (jobs.for_page)."""
+    return await run_job(request, jobs.for_page, fn, *args)
+
+
+async def run_api_job(request: Request, fn: Callable[..., Any], *args: Any) -> Response:
+    """A JSON twin's job in a worker: the command's `--json` text, as made in the worker
+    (jobs.for_api), served as is."""
+    text: str = await run_job(request, jobs.for_api, fn, *args)
+    return Response(text, media_type="application/json")
 
 
 def cli_json(data: Any, status: int = 200) -> Response:

@@ -9,6 +9,7 @@ locates them at the file (`chart, line 3, column 5: ...`).
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import time
@@ -18,6 +19,27 @@ from typing import Any
 from fleece.rules.errors import FleeceError, ParseError
 
 Opts = dict[str, Any]
+
+
+def cli_text(data: Any) -> str:
+    """Exactly what a command's `--json` prints: the value indented, and a newline."""
+    return json.dumps(data, indent=2) + "\n"
+
+
+def for_api(fn: Any, *args: Any) -> str:
+    """Run a job for its JSON twin and return the command's `--json` text. The text is made
+    here, in the worker: an indented dump is pure-Python work of milliseconds that would
+    otherwise hold the server's event loop."""
+    result: dict[str, Any] = fn(*args)
+    return cli_text(result["json"])
+
+
+def for_page(fn: Any, *args: Any) -> dict[str, Any]:
+    """Run a job for a page: its `json` and `view`, and `json_text` (what the page's JSON
+    box shows), made in the worker as for_api makes it."""
+    result: dict[str, Any] = fn(*args)
+    result["json_text"] = cli_text(result["json"])
+    return result
 
 
 def exact(p: Fraction) -> str:
@@ -41,11 +63,14 @@ def heat(p: Fraction | float) -> str:
 HEX_R = 26.0  # the hex cell's circumradius, pointy top (as solver.mutton.svg)
 HEX_W = math.sqrt(3) * HEX_R
 HEX_MARGIN = 30.0
+HEX_CORNERS = tuple((HEX_R * math.cos(math.radians(60 * i - 90)),
+                     HEX_R * math.sin(math.radians(60 * i - 90))) for i in range(6))
 
 
 def mutton_solve(opts: Opts) -> dict[str, Any]:
     """`fleece mutton solve` on pasted text: options chart, wolves, no_reveal, escaped,
-    dictionary (the word list's text), passed, engine."""
+    dictionary (the word list's text), passed, engine; `view` False (the API) skips what only
+    the page shows."""
     from fleece.commands.mutton import parse_letters
     from fleece.rules.mutton.options import load_dictionary
     from fleece.solver.core import check_engine
@@ -61,7 +86,8 @@ def mutton_solve(opts: Opts) -> dict[str, Any]:
     except ParseError as exc:
         raise exc.located("chart") from None
     result = analyse(problem, engine)
-    return {"json": result.to_json(), "view": mutton_view(problem, result, text)}
+    view = mutton_view(problem, result, text) if opts.get("view", True) else None
+    return {"json": result.to_json(), "view": view}
 
 
 def mutton_view(problem: Any, result: Any, text: str) -> dict[str, Any]:
@@ -150,11 +176,7 @@ def mutton_board(problem: Any, sol: Any, rows: dict[str, dict[str, Any]]) -> dic
         return HEX_MARGIN + HEX_W / 2 + x, HEX_MARGIN + HEX_R + row * 1.5 * HEX_R
 
     def hexagon(cx: float, cy: float) -> str:
-        pts = []
-        for i in range(6):
-            ang = math.radians(60 * i - 90)
-            pts.append(f"{cx + HEX_R * math.cos(ang):.1f},{cy + HEX_R * math.sin(ang):.1f}")
-        return " ".join(pts)
+        return " ".join(f"{cx + dx:.1f},{cy + dy:.1f}" for dx, dy in HEX_CORNERS)
 
     cells = []
     for c in b.cells:
@@ -263,7 +285,8 @@ def mark_error(text: str, line: int | None, column: int | None, message: str
 
 
 def woof_solve(opts: Opts) -> dict[str, Any]:
-    """`fleece woof solve` on the evidence text: options evidence, engine, me, dog_target."""
+    """`fleece woof solve` on the evidence text: options evidence, engine, me, dog_target;
+    `view` False (the API) skips what only the page shows."""
     from fleece.rules.woof.evidence import load_evidence
     from fleece.solver.core import check_engine
     from fleece.solver.woof import ENGINES, analyse
@@ -272,7 +295,8 @@ def woof_solve(opts: Opts) -> dict[str, Any]:
     evidence = load_evidence(opts["evidence"], "evidence").with_view(opts["me"],
                                                                      opts["dog_target"])
     report = analyse(evidence, engine)
-    return {"json": report.to_json(), "view": woof_view(report)}
+    return {"json": report.to_json(),
+            "view": woof_view(report) if opts.get("view", True) else None}
 
 
 def woof_view(report: Any) -> dict[str, Any]:

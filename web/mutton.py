@@ -13,7 +13,16 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from fleece.web import jobs
-from fleece.web.common import api, cli_json, form_fields, html, json_fields, page, run_job, site
+from fleece.web.common import (
+    api,
+    form_fields,
+    html,
+    json_fields,
+    page,
+    run_api_job,
+    run_page_job,
+    site,
+)
 from fleece.web.fields import BadRequest, Fields
 from fleece.web.pool import BadJobInput
 
@@ -63,21 +72,21 @@ async def mutton_page(request: Request) -> Response:
     form = form_defaults(f)
     try:
         opts = options(f)
-        result = await run_job(request, jobs.mutton_solve, opts)
+        result = await run_page_job(request, jobs.mutton_solve, opts)
     except (BadRequest, BadJobInput) as exc:
         status = exc.status if isinstance(exc, BadRequest) else 400
         return page(request, "mutton.html", status, form=form, result=None, error=str(exc),
                     marked=marked_error(form["chart"], str(exc), "chart"), engines=ENGINES)
     return page(request, "mutton.html", form=form, result=result["view"],
-                data=result["json"], error=None, marked=None, engines=ENGINES)
+                data=result["json_text"], error=None, marked=None, engines=ENGINES)
 
 
 @api
 async def api_solve(request: Request) -> Response:
     """Solve a Mutton chart: what `fleece mutton solve --json` prints."""
     opts = options(await json_fields(request))
-    result = await run_job(request, jobs.mutton_solve, opts)
-    return cli_json(result["json"])
+    opts["view"] = False
+    return await run_api_job(request, jobs.mutton_solve, opts)
 
 
 def routes() -> list[BaseRoute]:

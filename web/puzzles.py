@@ -26,7 +26,7 @@ from fleece.web.common import (
     json_error,
     json_fields,
     page,
-    run_job,
+    run_api_job,
     site,
 )
 from fleece.web.fields import BadRequest, Fields
@@ -228,8 +228,7 @@ async def api_verdict(request: Request) -> Response:
     if p is None:
         return json_error("no such puzzle", 404)
     fn = jobs.mutton_puzzle_verdict if p.game == "mutton" else jobs.woof_puzzle_verdict
-    result = await run_job(request, fn, p.text, p.solution, f"{p.number}.txt")
-    return cli_json(result["json"])
+    return await run_api_job(request, fn, p.text, p.solution, f"{p.number}.txt")
 
 
 def routes() -> list[BaseRoute]:

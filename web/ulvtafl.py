@@ -20,7 +20,17 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from fleece.web import jobs
-from fleece.web.common import api, cli_json, form_fields, html, json_fields, page, run_job, site
+from fleece.web.common import (
+    api,
+    form_fields,
+    html,
+    json_fields,
+    page,
+    run_api_job,
+    run_job,
+    run_page_job,
+    site,
+)
 from fleece.web.fields import BadRequest, Fields
 from fleece.web.pool import BadJobInput
 
@@ -98,7 +108,7 @@ async def ulvtafl_page(request: Request) -> Response:
             if f.data.get("retro_limit") in (None, ""):
                 opts["retro_limit"] = PAGE_RETRO_LIMIT
             f.check_known(ignore=("solver", "think"))
-            result = await run_job(request, jobs.ulvtafl_solve, opts)
+            result = await run_page_job(request, jobs.ulvtafl_solve, opts)
         elif action == "new":
             opts = move_options(f, budget)
             opts["position"] = None
@@ -132,7 +142,7 @@ async def ulvtafl_page(request: Request) -> Response:
         command = (f"fleece ulvtafl solve --position P --timeout {opts['timeout']:g} "
                    f"--retro-limit {opts['retro_limit']} --json")
     return page(request, "ulvtafl.html", board=result["view"], form=form, error=None,
-                data=result["json"] if action == "solve" else None, command=command)
+                data=result["json_text"] if action == "solve" else None, command=command)
 
 
 @api
@@ -141,7 +151,7 @@ async def api_board(request: Request) -> Response:
     f = await json_fields(request)
     opts = position_options(f)
     f.check_known()
-    return cli_json((await run_job(request, jobs.ulvtafl_board, opts))["json"])
+    return await run_api_job(request, jobs.ulvtafl_board, opts)
 
 
 @api
@@ -151,7 +161,7 @@ async def api_move(request: Request) -> Response:
     f = await json_fields(request)
     opts = move_options(f, site(request).budget)
     f.check_known()
-    return cli_json((await run_job(request, jobs.ulvtafl_move, opts))["json"])
+    return await run_api_job(request, jobs.ulvtafl_move, opts)
 
 
 @api
@@ -161,7 +171,7 @@ async def api_solve(request: Request) -> Response:
     f = await json_fields(request)
     opts = solve_options(f, site(request).budget)
     f.check_known()
-    return cli_json((await run_job(request, jobs.ulvtafl_solve, opts))["json"])
+    return await run_api_job(request, jobs.ulvtafl_solve, opts)
 
 
 def routes() -> list[BaseRoute]:

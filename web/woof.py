@@ -14,13 +14,13 @@ from starlette.routing import BaseRoute, Route
 from fleece.web import jobs
 from fleece.web.common import (
     api,
-    cli_json,
     error_status,
     form_fields,
     html,
     json_fields,
     page,
-    run_job,
+    run_api_job,
+    run_page_job,
     site,
 )
 from fleece.web.fields import BadRequest, Fields
@@ -60,14 +60,14 @@ async def _solve(request: Request) -> tuple[int, dict[str, Any]]:
     context: dict[str, Any] = {"form": form, "result": None, "error": None, "marked": None,
                                "engines": ENGINES}
     try:
-        result = await run_job(request, jobs.woof_solve, options(f))
+        result = await run_page_job(request, jobs.woof_solve, options(f))
     except (BadRequest, BadJobInput) as exc:
         context["error"] = str(exc)
         context["marked"] = marked_error(form["evidence"], str(exc), "evidence")
         return (exc.status if isinstance(exc, BadRequest) else 400), context
     view = result["view"]
     context["result"] = view
-    context["data"] = result["json"]
+    context["data"] = result["json_text"]
     if not view["consistent"]:
         context["marked"] = evidence_lines(form["evidence"], view["bad_lines"])
     return 200, context
@@ -102,8 +102,8 @@ async def woof_fragment(request: Request) -> Response:
 async def api_solve(request: Request) -> Response:
     """Solve Woof!! evidence: what `fleece woof solve --json` prints."""
     opts = options(await json_fields(request))
-    result = await run_job(request, jobs.woof_solve, opts)
-    return cli_json(result["json"])
+    opts["view"] = False
+    return await run_api_job(request, jobs.woof_solve, opts)
 
 
 def routes() -> list[BaseRoute]:
