@@ -8,25 +8,55 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scaling import examples
 
-from fleece.rules.woof.cards import character_of
-from fleece.rules.woof.evidence import evidence_from_round
+from fleece.rules.woof.cards import Character, character_of
+from fleece.rules.woof.evidence import Evidence, evidence_from_round
 from fleece.rules.woof.round import Table
 from fleece.rules.woof.simulate import simulate_round
 from fleece.solver.puzzles.core import Grade
-from fleece.solver.woof.puzzle.answer import WOLVES, answer, possible, redundant_facts, without
+from fleece.solver.woof.puzzle.answer import (
+    WOLVES,
+    answer,
+    answer_from,
+    possible,
+    redundant_facts,
+    without,
+)
 from fleece.solver.woof.puzzle.formats import parse_puzzle, render_puzzle, render_solution
 from fleece.solver.woof.puzzle.generate import generate
-from fleece.solver.woof.puzzle.human import human_solve
+from fleece.solver.woof.puzzle.human import WoofSolution, human_solve
 
 
-@settings(max_examples=20)
+def rule_answer(ev: Evidence, q: int) -> tuple[WoofSolution, dict[int, set[Character]], str | None]:
+    """The rule-limited solver's own answer: the solver decides `solved` by calling
+    `answer_from` on its narrowed characters, so recording that call gives the characters it
+    kept per seat and the answer it reached (the last call is on its final domains)."""
+    from fleece.solver.woof.puzzle import human
+
+    seen: list[tuple[dict[int, set[Character]], str | None]] = []
+
+    def recording(poss: dict[int, set[Character]], question: int) -> str | None:
+        got = answer_from(poss, question)
+        seen.append(({s: set(cs) for s, cs in poss.items()}, got))
+        return got
+
+    with patch.object(human, "answer_from", recording):
+        sol = human_solve(ev, q)
+    assert seen
+    return sol, seen[-1][0], seen[-1][1]
+
+
+@settings(max_examples=examples(20))
 @given(st.integers(0, 10**6), st.integers(4, 8))
 def test_rule_solver_is_sound(seed: int, players: int) -> None:
+    """W1-W12 deductions: the rule solver never rules out a character the exact solver keeps,
+    and when it says "solved" its answer is the exact answer (also with facts removed)."""
     rng = random.Random(seed)
     rnd = simulate_round(Table(players), rng).round
     me = rng.choice(rnd.table.acting)
@@ -34,13 +64,14 @@ def test_rule_solver_is_sound(seed: int, players: int) -> None:
     exact = possible(ev)
     for s, hand in rnd.hands.items():
         assert character_of(hand) in exact[s]  # the true deal stays possible
-    sol = human_solve(ev, WOLVES)
-    if sol.solved:
-        assert answer(ev, WOLVES) is not None
-    for k in range(len(ev.facts)):  # with facts removed too, never a false "solved"
-        part = without(ev, k)
-        if human_solve(part, WOLVES).solved:
-            assert answer(part, WOLVES) is not None
+    cut = rng.sample(range(len(ev.facts)), min(3, len(ev.facts)))
+    for part in [ev, *(without(ev, k) for k in cut)]:
+        sol, kept, got = rule_answer(part, WOLVES)
+        truth = exact if part is ev else possible(part)
+        for s, cs in truth.items():
+            assert cs <= kept[s], (s, cs, kept[s])
+        if sol.solved:
+            assert got is not None and got == answer_from(truth, WOLVES)
 
 
 def test_generated_woof_puzzles() -> None:
@@ -49,6 +80,8 @@ def test_generated_woof_puzzles() -> None:
             assert answer(p.evidence, p.question) == p.answer
             assert redundant_facts(p.evidence, p.question) == []
             assert human_solve(p.evidence, p.question).grade is grade
+            sol, _, got = rule_answer(p.evidence, p.question)
+            assert sol.solved and got == p.answer
             ev, q, g, ident = parse_puzzle(render_puzzle(p))
             assert (ev.facts, q, g, ident) == (p.evidence.facts, p.question, grade, p.ident)
 
