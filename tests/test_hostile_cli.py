@@ -9,6 +9,8 @@ that files and `-` are read alike); a few run through the real `fleece` entry po
 from __future__ import annotations
 
 import io
+import json
+import re
 import shlex
 import subprocess
 import sys
@@ -163,3 +165,32 @@ def test_a_percent_sign_in_help_is_printed_as_written() -> None:
     p.add_argument("--m", help="50% of the time")
     assert "with 95% intervals" in parser.format_help()
     assert "default 3" in p.format_help() and "50% of the time" in p.format_help()
+
+
+@pytest.mark.parametrize("engine", ["fast", "csp", "smt"])
+def test_an_inconsistent_position_is_a_result_not_an_input_error(engine: str,
+                                                                 tmp_path: Path) -> None:
+    """A well-formed chart or evidence that no hidden assignment fits is a result: exit
+    status 1 with the explanation on standard output (text and --json), never exit 2, with
+    every engine; so is a puzzle whose header admits no answer (Mutton's 'Wolves: 1' under a
+    chart where a wolf ate a wolf)."""
+    ex = ROOT / "examples"
+    for args, words in (
+            (["mutton", "solve", str(ex / "mutton" / "typo.txt")], "Inconsistent"),
+            (["mutton", "solve", str(ex / "mutton" / "wolf-ate-wolf.txt"), "--wolves", "1"],
+             "Inconsistent: no set of 1 wolves fits this chart"),
+            (["woof", "solve", str(ex / "woof" / "contradiction.txt")],
+             "The evidence is contradictory")):
+        code, out, err = run([*args, "--engine", engine])
+        assert (code, err) == (1, ""), (args, code, err)
+        assert words in out
+        code, out, err = run([*args, "--engine", engine, "--json"])
+        assert (code, err) == (1, ""), (args, code, err)
+        assert json.loads(out)["consistent"] is False
+    text = (ROOT / "puzzles" / "mutton" / "hard" / "001.txt").read_text(encoding="utf-8")
+    path = tmp_path / "one-wolf.txt"
+    path.write_text(re.sub(r"(?m)^Wolves: *[0-9]+", "Wolves: 1", text), encoding="utf-8")
+    code, out, err = run(["mutton", "solve", str(path), "--engine", engine])
+    assert (code, err) == (1, "") and "Inconsistent: no set of 1 wolves" in out
+    code, out, err = run(["mutton", "puzzle", "check", str(path)])
+    assert (code, err) == (1, "") and "answer: NOT UNIQUE" in out
