@@ -17,10 +17,12 @@ import json
 import os
 import re
 import socket
+import subprocess
+import sys
 from collections.abc import Iterator
 from html import unescape
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from clirun import invoke
@@ -147,6 +149,19 @@ def test_mutton_bad_option_is_400_with_the_cli_message(client: TestClient,
     expected = cli_error(["mutton", "solve", "FILE", *args], tmp_path, "chart", HELPPAGE,
                          monkeypatch)
     assert api_error(client, "/api/mutton/solve", {"chart": HELPPAGE, **extra}) == expected
+
+
+def test_mutton_page_shows_the_cli_message_for_a_bad_option(client: TestClient,
+                                                              tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    """The form's options are refused as the command refuses them, next to the form."""
+    expected = cli_error(["mutton", "solve", "FILE", "--escaped", "G,7"], tmp_path, "chart",
+                         HELPPAGE, monkeypatch)
+    r = client.post("/mutton", data={"chart": HELPPAGE, "escaped": "G,7"})
+    assert r.status_code == 400
+    assert f"<strong>Error:</strong> {expected}</p>" in unescape(r.text)
+    assert 'id="result"' not in r.text
 
 
 @pytest.mark.parametrize("body,fragment", [
@@ -414,6 +429,14 @@ def test_puzzle_page_pick_check_solution(client: TestClient) -> None:
     assert 'id="steps"' in r.text and "A B X Z" in r.text
     r = client.post("/puzzles/mutton/medium/003", data={"pick": ["A", "ZZ"]})
     assert r.status_code == 400
+    assert api_error(client, "/api/puzzles/mutton/medium/003/check",
+                     {"answer": ["A", "ZZ"]}).startswith("answer: 'ZZ' is not one of A, B, C")
+    assert api_error(client, "/api/puzzles/woof/easy/001/check",
+                     {"answer": ["sheep", "wolf"]}) == "answer: pick exactly one character"
+    assert api_error(client, "/api/puzzles/woof/easy/001/check", {"answer": "sheep"}) == \
+        "answer: expected a list of strings"
+    assert client.post("/api/puzzles/mutton/medium/999/check",
+                       json={"answer": []}).status_code == 404
     assert client.get("/puzzles/mutton/medium/999").status_code == 404
     assert client.get("/api/puzzles/mutton/medium/999").status_code == 404
     assert client.get("/puzzles/../../etc/passwd").status_code == 404
@@ -475,12 +498,18 @@ def test_ulvtafl_bad_move_is_400_with_the_rules_message(client: TestClient,
                                                         args: list[str], tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch
                                                         ) -> None:
-    """An illegal or malformed move: the message the rules give (as `ulvtafl replay`
-    prints it for the same move, less its line and file)."""
+    """An illegal or malformed move: the message `ulvtafl replay` prints for the same move
+    in a record (the record file named after the field), but for the record's line number;
+    the page shows it too."""
     message = api_error(client, "/api/ulvtafl/move", body)
     record = f"setup=20\n{args[0]}\n"
     cli = cli_error(["ulvtafl", "replay", "FILE"], tmp_path, "move", record, monkeypatch)
-    assert message.removeprefix("move, ") in cli.replace("line 2, ", "")
+    assert cli.startswith("move, line 2, column 1: ")
+    assert message == cli.replace("line 2, ", "", 1)
+    r = client.post("/ulvtafl", data={"action": "move", "move": args[0],
+                                      "position": client.post("/api/ulvtafl/board",
+                                                              json={}).json()["position"]})
+    assert r.status_code == 400 and message in unescape(r.text)
 
 
 def test_ulvtafl_bad_position_is_400_with_the_cli_message(client: TestClient) -> None:
@@ -489,6 +518,44 @@ def test_ulvtafl_bad_position_is_400_with_the_cli_message(client: TestClient) ->
     expected = r.stderr.strip().removeprefix("fleece: error: --position")
     message = api_error(client, "/api/ulvtafl/board", {"position": "SSS/xx w"})
     assert message == "position" + expected
+
+
+@pytest.mark.parametrize("body,args,field", [
+    ({"position": "SSS/xx w"}, ["--position", "SSS/xx w"], "--position"),
+    ({"setup": "14"}, ["--setup", "14"], "argument --setup"),
+    ({"max_nodes": 0}, ["--max-nodes", "0"], "argument --max-nodes"),
+    ({"wolf": ["z9"]}, ["--wolf", "z9"], None),
+])
+def test_ulvtafl_solve_bad_input_is_400_with_the_cli_message(client: TestClient,
+                                                              body: dict[str, Any],
+                                                              args: list[str],
+                                                              field: str | None) -> None:
+    """`ulvtafl solve`'s refusals, word for word after the label: the option (`--max-nodes`,
+    with argparse's prefix) is the JSON field (`max_nodes`) here."""
+    r = invoke(["ulvtafl", "solve", *args, "--json"])
+    assert r.exit_code == 2 and r.stdout == ""
+    cli = r.stderr.strip().removeprefix("fleece: error: ")
+    message = api_error(client, "/api/ulvtafl/solve", body)
+    if field is None:
+        assert message == cli
+    else:
+        prefix = "fleece ulvtafl solve: " if field.startswith("argument") else ""
+        name = next(iter(body))
+        assert cli.startswith(prefix + field)
+        assert message == name + cli.removeprefix(prefix + field)
+
+
+def test_ulvtafl_api_refuses_bad_fields(client: TestClient) -> None:
+    """Fields the command line cannot even express: both a position and a setup, a wrong
+    type, an unknown field."""
+    assert api_error(client, "/api/ulvtafl/solve", {"position": TRAPPED, "setup": "13"}) == \
+        "give a position or a setup, not both"
+    assert api_error(client, "/api/ulvtafl/solve", {"retro_limit": "x"}) == \
+        "retro_limit: expected a whole number, got 'x'"
+    assert api_error(client, "/api/ulvtafl/board", {"orthogonal": "yes"}) == \
+        "orthogonal: expected true or false, got 'yes'"
+    assert api_error(client, "/api/ulvtafl/move", {"mvoe": "d3-d4"}).startswith(
+        "unknown field 'mvoe'")
 
 
 def _untimed(text: str) -> dict[str, Any]:
@@ -620,6 +687,16 @@ def test_every_page_has_the_security_headers(client: TestClient) -> None:
         assert "<script>" not in html and " style=" not in html and " on" + "click" not in html
     assert client.get("/api/nope").json() == {"error": "no such page"}
     assert client.get("/api/mutton/solve").status_code == 405
+    assert client.get("/static/nope.js").status_code == 404
+    # error answers too: 400, 405, 413, and a page's 400
+    answers = [client.post("/api/mutton/solve", content=b"{"),
+               client.get("/api/mutton/solve"),
+               client.post("/api/woof/solve", json={"evidence": "#" * 150_000}),
+               client.post("/mutton", data={"chart": "Sheep : A\nRound 1: Q\n"})]
+    assert [r.status_code for r in answers] == [400, 405, 413, 400]
+    for r in answers:
+        assert r.headers["content-security-policy"] == CSP
+        assert r.headers["x-content-type-options"] == "nosniff"
 
 
 def test_api_index_lists_every_json_endpoint(client: TestClient) -> None:
@@ -727,3 +804,67 @@ def test_serve_on_a_port_in_use_or_an_unknown_host_is_a_one_line_error() -> None
     assert r.exit_code == 2 and r.stdout == ""
     assert r.stderr.startswith("fleece: error: cannot listen on no-such-host.invalid:0: ")
     assert r.stderr.count("\n") == 1
+
+
+def test_serve_help_names_every_option() -> None:
+    r = invoke(["serve", "--help"])
+    assert r.exit_code == 0 and r.stderr == ""
+    for option in ("--host HOST", "--port PORT", "--open", "--budget BUDGET",
+                   "--workers WORKERS", "default 127.0.0.1", "0 picks a free one"):
+        assert option in r.stdout, option
+
+
+class _NoRun:
+    """uvicorn.Server.run stand-in: records the sockets it was given instead of serving."""
+
+    sockets: ClassVar[list[socket.socket]] = []
+
+    def run(self, sockets: list[socket.socket]) -> None:
+        _NoRun.sockets = list(sockets)
+
+
+def test_serve_binds_to_localhost_by_default_and_warns_for_another_host(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`fleece serve` listens on 127.0.0.1 unless told otherwise, without a warning; with
+    --host 0.0.0.0 it says that others can reach it (uvicorn's loop is replaced, so the
+    command returns once it would start serving)."""
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn.Server, "run", _NoRun.run)
+    r = invoke(["serve", "--port", "0", "--workers", "1"])
+    assert r.exit_code == 0, r.output
+    (sock,) = _NoRun.sockets
+    host, port = sock.getsockname()[:2]
+    sock.close()
+    assert host == "127.0.0.1" and port > 0
+    assert r.stderr == (f"fleece serve: http://127.0.0.1:{port}/ (budget 20 s a request, "
+                        "1 worker; Ctrl-C stops)\n")
+    r = invoke(["serve", "--host", "0.0.0.0", "--port", "0", "--budget", "2.5"])
+    assert r.exit_code == 0, r.output
+    (sock,) = _NoRun.sockets
+    port = sock.getsockname()[1]
+    assert sock.getsockname()[0] == "0.0.0.0"
+    sock.close()
+    first, second = r.stderr.splitlines()
+    assert first == ("fleece serve: warning: listening on 0.0.0.0, not only this computer: "
+                     "anyone who can reach it may use the app")
+    assert second.startswith(f"fleece serve: http://127.0.0.1:{port}/ (budget 2.5 s a request")
+
+
+def test_other_commands_do_not_load_the_web_app() -> None:
+    """The web libraries are imported by `fleece serve`'s handler only: `fleece --help`,
+    `fleece serve --help` and another command start without them."""
+    code = (
+        "import sys\n"
+        "from fleece.cli import main\n"
+        "for args in (['--help'], ['serve', '--help'], ['mutton', 'solve', '--help']):\n"
+        "    try:\n"
+        "        main(args)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "heavy = ('starlette', 'uvicorn', 'jinja2', 'fleece.web', 'anyio')\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy\n"
+        "             or m.startswith('fleece.web')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]"

@@ -429,6 +429,7 @@ def ulvtafl_move(opts: Opts) -> dict[str, Any]:
     the solver answers as in `fleece ulvtafl play` (thinking at most `think` seconds). `json`
     is `fleece ulvtafl board --position NEW --json` of the position reached."""
     from fleece.commands.ulvtafl import _choose
+    from fleece.rules.errors import IllegalMoveError
     from fleece.rules.ulvtafl.game import SIDE_NAMES
     from fleece.rules.ulvtafl.notation import parse_move
     from fleece.rules.ulvtafl.summary import BoardView
@@ -441,7 +442,10 @@ def ulvtafl_move(opts: Opts) -> dict[str, Any]:
             move = parse_move(opts["move"])
         except ParseError as exc:
             raise exc.located("move") from None
-        state = state.play(move)
+        try:
+            state = state.play(move)
+        except IllegalMoveError as exc:  # worded as `fleece ulvtafl replay` words it
+            raise ParseError(f"illegal move {exc}", column=1).located("move") from None
         played.append(move.text())
     note = None
     if opts["solver"] is not None and not state.is_terminal() \
