@@ -119,12 +119,32 @@ def fleece(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[
 
 
 def test_cli_solve_examples_json() -> None:
+    """`woof solve --json` prints the library's analysis exactly; on the two small examples the
+    characters' probabilities and the evidence probability equal a brute-force enumeration of
+    every deal (tests/test_woof_solver.py); every seat's probabilities sum to 1."""
+    from test_woof_solver import brute_force
+
+    from fleece.solver.woof.analysis import analyse
+
     for name in ("basic8.txt", "dummy4.txt", "expert6.txt", "rulebook5.txt"):
         out = fleece("woof", "solve", str(EXAMPLES / name), "--json")
         assert out.returncode == 0, out.stderr
         data = json.loads(out.stdout)
-        assert {"characters", "wolf_sets", "certain", "suggestion"} <= set(data)
-        assert data["suggestion"]["probability"] > 0
+        ev = load_evidence((EXAMPLES / name).read_text(encoding="utf-8"), name)
+        assert data == json.loads(json.dumps(analyse(ev).to_json())), name
+        if name in ("dummy4.txt", "rulebook5.txt"):
+            post = brute_force(ev)
+            exact = {str(s): {c.value: float(p) for c, p in m.items() if p}
+                     for s, m in post.marginals().items()}
+            assert data["characters"].keys() == exact.keys()
+            for s, chars in exact.items():
+                assert data["characters"][s].keys() == chars.keys(), (name, s)
+                for c, p in chars.items():
+                    assert data["characters"][s][c] == pytest.approx(p, rel=1e-12), (name, s, c)
+            assert data["evidence_probability"] == pytest.approx(
+                float(post.evidence_probability), rel=1e-12)
+        for chars in data["characters"].values():
+            assert sum(chars.values()) == pytest.approx(1.0, abs=1e-9)
     out = fleece("woof", "solve", "-", "--engine", "smt", "--me", "2",
                  stdin=(EXAMPLES / "dummy4.txt").read_text())
     assert out.returncode == 0 and "Suggestion for seat 2 (wolf): sheep -> seat 5" in out.stdout
