@@ -63,6 +63,7 @@ def _bad(rows: list[str], sheep: str = SHEEP) -> ParseError:
         (SHEEP, ["Round  1:       x x"], 2, 19, "two victims"),
         (SHEEP, ["Round  1:       x   +", "Round  2:       x     +"], 3, 17, "already eaten"),
         (SHEEP, ["Round  1:       x   +", "Round  2:       + x"], 3, 17, "runner D was"),
+        # "Round  1:" is 9 characters, then 8 spaces: the x is in column 18, between animals
         (SHEEP, ["Round  1:        x  +"], 2, 18, "not under an animal"),
         (SHEEP, ["Round  1:   x"], 2, 13, "shown alive"),
         (SHEEP, ["Round  1:       x   ?"], 2, 21, "unknown mark '?'"),

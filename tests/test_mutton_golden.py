@@ -165,10 +165,36 @@ def test_count_matches_enumeration_from_sparse() -> None:
     [("DEHI", 3438), ("ABCD", 3102), ("MNUZ", 3504), ("FJRV", 4788)],
 )
 def test_m8_m9_perft_counts_from_sparse(wolves: str, moves: int) -> None:
-    """Golden first-move counts (perft depth 1). The sparse layout leaves 11 empty cells
+    """Golden first-move counts (perft depth 1), each also recounted from the geometry by
+    `perft_by_geometry` (a second method). The sparse layout leaves 11 empty cells
     (b2 b4 c3 c4 d2 d4 d6 e4 e5 f4 f6); a kill of a victim with r runners and f of those cells
     away from it has f!/(f-r)! placements. For DEHI by hand: A (2 runners, 10 free) 90; C, E, G,
     H (3, 10) 720 each; I (3, 8) 336; L (2, 10) 90; M (2, 7) 42; total 3438."""
     state = GameState.new().play(PlaceSparse()).play(ChooseWolves(wolves))
     assert state.count_legal_moves() == moves
     assert sum(1 for _ in state.legal_moves()) == moves
+    assert perft_by_geometry(wolves) == moves
+
+
+def perft_by_geometry(wolves: str) -> int:
+    """A second method for the first-move count, from the board geometry and the sparse layout
+    alone (no GameState): each animal next to a wolf is a possible victim (M8); all its
+    occupied neighbours run (M9) to distinct empty cells that are neither the victim's cell nor
+    next to it (a runner's own cell is always next to the victim, so it never counts); a kill
+    with more runners than such cells is not legal (M10); a kill with r runners and f cells
+    has f!/(f-r)! placements. No escape (option off), and a pass only without a kill (M11)."""
+    import math
+
+    b = board(4)
+    at = {c: ALPHABET[i] for i, c in enumerate(sparse_layout(4, 26))}
+    total, kills = 0, 0
+    for cell in at:
+        near = b.neighbours(cell)
+        if not any(at.get(n, ".") in wolves for n in near):
+            continue
+        runners = sum(1 for n in near if n in at)
+        free = sum(1 for c in b.cells if c not in at and c != cell and c not in near)
+        if runners <= free:
+            total += math.perm(free, runners)
+            kills += 1
+    return total if kills else 1

@@ -63,8 +63,13 @@ def all_engines(problem):  # type: ignore[no-untyped-def]
 def test_help_page_counts_and_probabilities_exactly() -> None:
     p = problem_from_text(HELP)
     s = all_engines(p)
-    # C is forced (round 2); then 3 more of the 20 other candidates hitting {F,V} and
-    # {F,L,N,Z}: with F C(19,2)=171, without F: V plus one of L,N,Z: C(18,2)-C(15,2)=48.
+    # Rounds: 1 (H eaten) runners F J V, J a dead sheep: {F, V}; 2 (J eaten) C D S, D and S
+    # dead sheep: C; 3 (W eaten) D F L N Z: {F, L, N, Z}. C is forced; then 3 more of the 20
+    # other living candidates hitting {F,V} and {F,L,N,Z}: with F C(19,2)=171, without F: V
+    # plus one of L,N,Z: C(18,2)-C(15,2)=48. Sets with F: 171, so P(F) = 171/219 = 57/73;
+    # with V: F, V and one of 18 others (18) or all 48 without F: 66/219 = 22/73; with L: 18
+    # with F, and V, L plus one of the 17 others without F: 35/219; with A: 18 with F, 3
+    # without (A, V and one of L, N, Z): 21/219 = 7/73.
     assert s.count == 171 + 48 == 219
     assert s.certain_wolves == ("C",)
     assert s.cleared == ("D", "H", "J", "S", "W")

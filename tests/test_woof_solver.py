@@ -230,7 +230,9 @@ def test_report_json_shape() -> None:
     assert data["wolf_sets"] == sorted(data["wolf_sets"], key=lambda x: -x[1])
     assert data["certain"]["2"] == "wolf"
     sug = data["suggestion"]
+    # 160/171 is P(seat 5 is a Sheep): derived here by enumerating every deal (brute_force)
     assert sug["picks"] == {"sheep": 5} and sug["probability_exact"] == "160/171"
+    assert brute_force(ev).marginals()[5][S] == Fraction(160, 171)
     assert fast.solve(ev) == csp.solve(ev) == smt.solve(ev)
 
 
