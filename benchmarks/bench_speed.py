@@ -146,29 +146,32 @@ def startup(runs: int) -> None:
 
 def hard_chart(wolves: int, rounds: int, seed: int, animals: int = 26) -> Chart:
     """A no-reveal chart played forward from a hidden set of `wolves` wolves: each round a
-    living non-wolf victim and six living runners, one of them a living wolf (the killer);
-    every death unrevealed."""
+    living killer wolf eats another living animal (a sheep, or a wolf while two are left, M25)
+    with six living runners (fewer at the end), the killer among them; every death
+    unrevealed."""
     rng = random.Random(seed)
     names = ALPHABET[:animals]
     truth = set(rng.sample(names, wolves))
     alive = list(names)
     rows = []
     for rnd in range(1, rounds + 1):
-        sheep = [a for a in alive if a not in truth]
-        if len(sheep) < 2:
+        living_wolves = [a for a in alive if a in truth]
+        victims = [a for a in alive if not (a in truth and len(living_wolves) < 3)]
+        if len(alive) < 4 or not victims:
             break
-        victim = rng.choice(sheep)
-        killer = rng.choice([a for a in alive if a in truth])
+        victim = rng.choice(victims)
+        killer = rng.choice([a for a in living_wolves if a != victim])
         others = [a for a in alive if a not in (victim, killer)]
-        runners = frozenset([killer, *rng.sample(others, min(5, len(others)))])
-        rows.append(ChartRow(rnd, victim, runners))
+        runners = [killer, *rng.sample(others, min(5, len(others)))]
+        rows.append(ChartRow(rnd, victim, frozenset(runners)))
         alive.remove(victim)
     status = tuple(Status.ALIVE if a in alive else Status.DEAD for a in names)
     return Chart(names, status, tuple(rows), reveal=False)
 
 
 #: (wolves, rounds, seed) of the hard synthetic charts: 26 animals, no reveal.
-HARD = [(4, 20, 1), (6, 18, 2), (8, 16, 3), (10, 14, 4), (12, 13, 5), (13, 13, 6)]
+HARD = [(4, 20, 1), (6, 18, 2), (8, 16, 3), (10, 18, 4), (12, 20, 5), (13, 14, 6),
+        (13, 18, 7), (13, 23, 8)]
 
 
 def _masks(animals: str, facts: Sequence[Any]) -> list[tuple[str, int, int, int, Any]]:
