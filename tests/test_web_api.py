@@ -888,17 +888,18 @@ def test_serve_binds_to_localhost_by_default_and_warns_for_another_host(
     sock.close()
     assert host == "127.0.0.1" and port > 0
     assert r.stderr == (f"fleece serve: http://127.0.0.1:{port}/ (budget 20 s a request, "
-                        "1 worker; Ctrl-C stops)\n")
+                        "1 worker; Ctrl-C stops)\nfleece serve: stopped\n")
     r = invoke(["serve", "--host", "0.0.0.0", "--port", "0", "--budget", "2.5"])
     assert r.exit_code == 0, r.output
     (sock,) = _NoRun.sockets
     port = sock.getsockname()[1]
     assert sock.getsockname()[0] == "0.0.0.0"
     sock.close()
-    first, second = r.stderr.splitlines()
+    first, second, third = r.stderr.splitlines()
     assert first == ("fleece serve: warning: listening on 0.0.0.0, not only this computer: "
                      "anyone who can reach it may use the app")
     assert second.startswith(f"fleece serve: http://127.0.0.1:{port}/ (budget 2.5 s a request")
+    assert third == "fleece serve: stopped"
 
 
 def test_other_commands_do_not_load_the_web_app() -> None:

@@ -84,8 +84,13 @@ def served(budget: float = 20.0, workers: int = 2, timeout: float = 90.0) -> Ite
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(15)
+        out = proc.stdout.read() if proc.stdout else ""
         if proc.stdout:
             proc.stdout.close()
+    # Ctrl-C stops the server cleanly: its start line, its stop line, nothing else
+    assert proc.returncode == 0, out
+    assert out.splitlines()[0].startswith(f"fleece serve: {url}/ (budget "), out
+    assert out.splitlines()[1:] == ["fleece serve: stopped"], out
 
 
 @pytest.fixture(scope="module")

@@ -241,7 +241,8 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def serve(config: Config, *, open_browser: bool = False) -> int:
-    """Run the app under uvicorn until Ctrl-C (what `fleece serve` does)."""
+    """Run the app under uvicorn until Ctrl-C, which stops it cleanly: exit status 0 (what
+    `fleece serve` does)."""
     import uvicorn
 
     sock = bind(config.host, config.port)
@@ -265,5 +266,7 @@ def serve(config: Config, *, open_browser: bool = False) -> int:
         import webbrowser
 
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    server.run(sockets=[sock])
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn shut down, then re-raised Ctrl-C
+        server.run(sockets=[sock])
+    sys.stderr.write("fleece serve: stopped\n")
     return 0
