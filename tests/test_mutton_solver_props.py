@@ -20,6 +20,7 @@ from itertools import combinations
 
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from scaling import examples
 
 from fleece.rules.mutton.chart import Chart, ChartRow, Status, farmer_chart
 from fleece.rules.mutton.game import GameState, Phase
@@ -198,7 +199,7 @@ def rule_sets(draw: st.DrawFn, max_animals: int = 12) -> RuleSet:
                    dictionary=words)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(rule_sets(), st.integers(0, 10**6), st.integers(2, 24))
 def test_engines_agree_on_simulated_games(rules: RuleSet, seed: int, moves: int) -> None:
     state, _ = play(rules, seed, moves)
@@ -229,7 +230,7 @@ def test_engines_agree_on_simulated_games(rules: RuleSet, seed: int, moves: int)
     assert lo <= len(living_wolves) <= hi
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(st.integers(0, 10**6), st.integers(4, 40), st.booleans())
 def test_default_board_games_fast_vs_csp(seed: int, moves: int, reveal: bool) -> None:
     """26 animals on the default board: the fast engine equals python-constraint's listing."""
@@ -244,7 +245,7 @@ def test_default_board_games_fast_vs_csp(seed: int, moves: int, reveal: bool) ->
     assert all(f.holds(state.wolves) for f in problem.facts)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(rule_sets(max_animals=10), st.integers(0, 10**6), st.integers(2, 60))
 def test_pass_constraints_match_the_rules(rules: RuleSet, seed: int, moves: int) -> None:
     """A chart taken right after a Wolf pass, with --passed: the D9 facts select exactly the
@@ -273,7 +274,7 @@ def test_pass_constraints_match_the_rules(rules: RuleSet, seed: int, moves: int)
 # ---- random records -----------------------------------------------------------------------------
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(rule_sets(max_animals=10), st.integers(0, 10**6), st.integers(2, 24))
 def test_records_true_set_and_model(rules: RuleSet, seed: int, moves: int) -> None:
     state, passes = play(rules, seed, moves)

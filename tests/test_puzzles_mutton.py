@@ -13,6 +13,7 @@ import pytest
 from clirun import invoke
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scaling import examples
 
 from fleece.rules.errors import ParseError
 from fleece.rules.mutton.chart import Chart, parse_chart, render_chart
@@ -130,7 +131,7 @@ def test_generator_minimize_drops_a_redundant_mark() -> None:
         assert small == _chart(MINIMAL)
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(st.integers(0, 10**6), st.integers(0, 10**6))
 def test_counting_matches_brute_force_and_solver_package(seed: int, cut: int) -> None:
     from fleece.solver.mutton import count_sets as package_count
@@ -146,7 +147,7 @@ def test_counting_matches_brute_force_and_solver_package(seed: int, cut: int) ->
         assert package_count(problem_from_chart(ch, wolves=4)) == len(sets)
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(st.integers(0, 10**6), st.integers(0, 10**6))
 def test_every_rule_step_is_sound(seed: int, cut: int) -> None:
     """Wolves a step names are in every consistent set; sheep it names in none."""

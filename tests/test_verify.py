@@ -17,6 +17,7 @@ import z3
 from clirun import invoke
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scaling import examples
 
 from fleece.rules.errors import FleeceError
 from fleece.rules.mutton.game import GameState, Phase
@@ -167,7 +168,7 @@ def test_m24_witness_game_reaches_the_bound(rules: RuleSet) -> None:
     assert res.outcome == PROVED and res.data["tight"] is True
 
 
-@settings(max_examples=8)
+@settings(max_examples=examples(8))
 @given(seed=st.integers(0, 10**6), which=st.sampled_from([
     RuleSet(size=3, num_sheep=12, num_wolves=3),
     RuleSet(size=2, num_sheep=6, num_wolves=2, remove=True, escape=True),

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scaling import examples
 from woof_strategies import evidence_about
 
 from fleece.rules.woof.cards import (
@@ -123,7 +124,7 @@ def test_shepherd_viewer_says_wolf() -> None:
 # ---- engines agree -----------------------------------------------------------------------
 
 
-@settings(max_examples=8)
+@settings(max_examples=examples(8))
 @given(evidence_about(min_players=4, max_players=5, max_facts=8, lie_rate=6))
 def test_fast_matches_brute_force_over_physical_deals(case: tuple[Evidence, object]) -> None:
     ev, _ = case
@@ -143,7 +144,7 @@ def test_fast_and_csp_agree(case: tuple[Evidence, object]) -> None:
             assert csp.consistent(ev.with_facts(core[:i] + core[i + 1:]))
 
 
-@settings(max_examples=20)
+@settings(max_examples=examples(20))
 @given(evidence_about(min_players=4, max_players=5, extra=1, min_facts=4, max_facts=10,
                       lie_rate=5, with_me=True))
 def test_fast_and_smt_agree(case: tuple[Evidence, object]) -> None:
