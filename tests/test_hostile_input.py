@@ -167,6 +167,28 @@ def test_woof_numbers_and_characters(text: str, words: str, line: int, column: i
     assert words in err.value.message and where(err) == (line, column)
 
 
+def test_option_values_take_ascii_digits_only_and_stay_bounded() -> None:
+    """Command-line whole numbers and seconds (commands.base): ASCII digits only, no sign or
+    underscore, never Python's int-conversion limit."""
+    import argparse
+
+    from fleece.commands.base import int_in, seconds, whole
+
+    assert whole("0042", 1, 50) == 42
+    for text, words in (("\u0663", "is not a whole number"), ("\uff11", "is not a whole number"),
+                        ("+3", "is not a whole number"), ("1_0", "is not a whole number"),
+                        (HUGE, "is far too large"), ("51", r"out of range \(1\.\.50\)")):
+        with pytest.raises(ValueError, match=words):
+            whole(text, 1, 50)
+    with pytest.raises(argparse.ArgumentTypeError, match="is not a whole number"):
+        int_in(0, 9)("\u0663")
+    assert seconds("0.5") == 0.5
+    for text, words in (("\u0663", "is not a number of seconds"), ("1e3", "is not a number"),
+                        (HUGE, "far too large"), ("0", "out of range")):
+        with pytest.raises(argparse.ArgumentTypeError, match=words):
+            seconds(text)
+
+
 @pytest.mark.parametrize("spec, words, column", [
     ("wolf*99999999999999999999", "entry 'wolf*99999999999999999999': count "
      "'99999999999999999999' is too large (at most 520)", 6),
