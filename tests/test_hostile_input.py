@@ -221,6 +221,14 @@ def test_ulvtafl_and_card_numbers_are_ascii_and_bounded() -> None:
     with pytest.raises(ParseError) as exc:
         parse_record("setup=\u0662\u0660\n")
     assert where(exc) == (1, 7)
+    from fleece.rules.ulvtafl.notation import parse_position
+
+    start = "W.W/.../......./SSSSSSS/SSSSSSS/SSS/SSS"
+    with pytest.raises(ParseError, match="side to move '\u0663': expected w or s") as exc:
+        parse_position(start + " \u0663")
+    assert exc.value.column == 41
+    with pytest.raises(ParseError, match="unknown rule option '9999"):
+        parse_position(start + " w " + HUGE)
     with pytest.raises(ParseError, match="limit has 5000 digits: far too large"):
         war_options("war deck=pairs:2 limit=" + HUGE)
     with pytest.raises(ParseError, match=r"players must be a whole number \(digits 0-9\)"):
