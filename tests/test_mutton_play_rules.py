@@ -413,3 +413,29 @@ def test_m19_over_game_refuses_every_move() -> None:
     end = _before_volley().play(Berserk(("A", "D")))
     for move in (FarmerPass(), Shoot("B"), Kill("B", ()), WolfPass(), Berserk(("B", "C"))):
         refuse(end, move, "the game is over")
+
+
+# ---- odd inputs and the shotgun stall ----------------------------------------------------------
+
+def test_m4_unknown_letters_and_non_moves_are_refused() -> None:
+    s = start("a1 e5 e4 c3", "AB", escape=True)
+    refuse(s, Escape("Q"), "there is no animal 'Q'")
+    refuse(s, Kill("Q", ()), "there is no animal 'Q'")
+    refuse(s, "A:B-c1", "not a Mutton move")
+    far = board(4).cell("g7")  # not on the size-3 board
+    refuse(position_k(), Kill("B", (Run("A", far), Run("C", c("d5")))),
+           "A cannot run to g7: not on the board")
+
+
+def test_m14_m17_shotgun_stall_ends_the_game() -> None:
+    """Size 2, 7 animals fill the board: every kill has runners and no free cell (M10), so the
+    Wolf passes; the Farmer must shoot (M14), but every blast has runners and no free cell
+    either, and the shotgun has no berserk (M17): the game stops as stalled, score 0."""
+    b2 = board(2)
+    rules = RuleSet(size=2, num_sheep=7, num_wolves=3, weapon=Weapon.SHOTGUN)
+    s = GameState.new(rules).play(PlaceCells(b2.cells)).play(ChooseWolves("ABC"))
+    assert s.legal_kills() == [] and len(s.kill_candidates()) > 0
+    end = s.play(WolfPass())
+    assert end.over and end.stalled and end.score == 0
+    assert end.fates == (Fate.ALIVE,) * 7
+    refuse(end, Shoot("A"), "the game is over")
