@@ -8,33 +8,40 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib
 from importlib import resources
 
-import fleece.commands.cards
-import fleece.commands.mutton
-import fleece.commands.ulvtafl
-import fleece.rules.mutton.options
-import fleece.rules.ulvtafl.summary
-import fleece.rules.woof.evidence
-import fleece.solver.cards.concentration
-import fleece.solver.cards.war
-import fleece.solver.cards.war_mc
-import fleece.solver.mutton
-import fleece.solver.mutton.analysis
-import fleece.solver.mutton.puzzle.check
-import fleece.solver.mutton.puzzle.formats
-import fleece.solver.woof
-import fleece.solver.woof.fast
-import fleece.solver.woof.puzzle.check
-import fleece.solver.woof.puzzle.formats
-import fleece.web.jobs  # noqa: F401  (the imports are the point)
+# Every module a job may need (a test runs every kind of job under an audit hook and fails
+# on any file a worker opens, a late import included).
+PRELOADED = (
+    "fleece.commands.cards", "fleece.commands.mutton", "fleece.commands.ulvtafl",
+    "fleece.rules.mutton.options", "fleece.rules.ulvtafl.diagram",
+    "fleece.rules.ulvtafl.record", "fleece.rules.ulvtafl.summary", "fleece.rules.woof.evidence",
+    "fleece.solver.cards.concentration", "fleece.solver.cards.war",
+    "fleece.solver.cards.war_mc", "fleece.solver.mutton", "fleece.solver.mutton.analysis",
+    "fleece.solver.mutton.puzzle.check", "fleece.solver.mutton.puzzle.formats",
+    "fleece.solver.mutton.csp", "fleece.solver.mutton.smt", "fleece.solver.woof",
+    "fleece.solver.woof.fast", "fleece.solver.woof.csp", "fleece.solver.woof.smt",
+    "fleece.solver.woof.puzzle.check", "fleece.solver.woof.puzzle.formats",
+    "fleece.web.jobs", "constraint", "z3",
+)
+for _name in PRELOADED:
+    importlib.import_module(_name)
+
+# 9 sheep about to fill the paddock against one wolf (a sheep win; a small reachable set),
+# and a trapped wolf (examples/ulvtafl/trapped.txt's neighbour: the sheep win in 2 plies).
+ENDGAME_9 = "SSS/SS./..SSS../...S.../W....../.../... w"
+TRAPPED = "WSS/.SS/..S.S../..S..../SS...../.../... w"
 
 
 def warm_up() -> None:
     """Run each compiled kernel once (numba loads or compiles it on the first call), and the
     page jobs of Mutton and Woof!! once on the bundled examples."""
     from fleece.rules.ulvtafl.game import Options, initial_state
+    from fleece.rules.ulvtafl.notation import parse_position
     from fleece.solver.ulvtafl import perft_counts, solve
+    from fleece.solver.ulvtafl.search import retro_solve
+    from fleece.solver.ulvtafl.solve import _from_table, bare
     from fleece.web import jobs
 
     state = initial_state(Options(setup=20))
@@ -42,6 +49,16 @@ def warm_up() -> None:
         perft_counts(state, 2)
         solve(state, max_nodes=1)
         solve(state.play(next(iter(state.legal_moves()))), timeout=0.3, retro_limit=1000)
+    # Two small positions whose solves reach the remaining kernels: the proof searches'
+    # disproof checks and proof sizes, and the retrograde method with its table look-ups
+    # (without these, a worker's first solve reads them from numba's cache on disk).
+    with contextlib.suppress(Exception):
+        for text in (ENDGAME_9, TRAPPED):
+            position = parse_position(text)
+            solve(position, timeout=1.0, retro_limit=0)
+            table = retro_solve(bare(position), 100_000)
+            if table is not None:
+                _from_table(table, bare(position), text, 0.0, 0)
     examples = resources.files("fleece").joinpath("examples")
     with contextlib.suppress(Exception):
         chart = examples.joinpath("mutton", "helppage.txt").read_text(encoding="utf-8")
