@@ -52,6 +52,48 @@ class AlwaysUnknown(Budget):
         raise Undecided("forced by the test", self.timeouts)
 
 
+# ---- expectations are constants (first: the quickest way to catch expected = outcome) ----
+
+
+def test_no_check_computes_its_expectation_from_anything() -> None:
+    """Every expectation in the verification code of every game (`expected=`, or the
+    expectation argument of CheckResult and the games' result helpers) is a constant or a
+    fixed table entry, never a computed value or a variable such as `outcome` (the old
+    default-game check set expected = outcome)."""
+    root = Path(mutton.__file__).resolve().parent.parent
+    # the position of the expectation among the positional arguments of each result builder
+    builders = {"CheckResult": 4, "result": 4, "_result": 4, "gave_up": 3}
+
+    def fixed(value: ast.expr) -> bool:
+        """A literal, an UPPER_CASE constant (PROVED), a table entry (EXPECTED[name]), or a
+        parameter named `expected` passed through (its callers are scanned too)."""
+        if isinstance(value, ast.Constant):
+            return True
+        if isinstance(value, ast.Name):
+            return value.id.isupper() or value.id == "expected"
+        if isinstance(value, ast.Subscript):
+            return isinstance(value.value, ast.Name) and value.value.id.isupper()
+        return isinstance(value, ast.Attribute) and value.attr.isupper()
+
+    seen = 0
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            values = []
+            if isinstance(node, ast.keyword) and node.arg == "expected":
+                values.append(node.value)
+            if isinstance(node, ast.Call):
+                f = node.func
+                fname = f.id if isinstance(f, ast.Name) else \
+                    f.attr if isinstance(f, ast.Attribute) else ""
+                if fname in builders and len(node.args) > builders[fname]:
+                    values.append(node.args[builders[fname]])
+            for value in values:
+                seen += 1
+                assert fixed(value), f"{path.name}:{value.lineno}: {ast.unparse(value)}"
+    assert seen >= 100  # every game's checks (144 when this was written)
+
+
 # ---- the shared API: results, gaps, the gate --------------------------------------------
 
 
@@ -388,45 +430,6 @@ def test_cards_verify_uses_no_solver(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 # ---- expectations come from RULES.md, not from outcomes ---------------------------------
-
-
-def test_no_check_computes_its_expectation_from_anything() -> None:
-    """Every expectation in the verification code of every game (`expected=`, or the
-    expectation argument of CheckResult and the games' result helpers) is a constant or a
-    fixed table entry, never a computed value or a variable such as `outcome` (the old
-    default-game check set expected = outcome)."""
-    root = Path(mutton.__file__).resolve().parent.parent
-    # the position of the expectation among the positional arguments of each result builder
-    builders = {"CheckResult": 4, "result": 4, "_result": 4, "gave_up": 3}
-
-    def fixed(value: ast.expr) -> bool:
-        """A literal, an UPPER_CASE constant (PROVED), a table entry (EXPECTED[name]), or a
-        parameter named `expected` passed through (its callers are scanned too)."""
-        if isinstance(value, ast.Constant):
-            return True
-        if isinstance(value, ast.Name):
-            return value.id.isupper() or value.id == "expected"
-        if isinstance(value, ast.Subscript):
-            return isinstance(value.value, ast.Name) and value.value.id.isupper()
-        return isinstance(value, ast.Attribute) and value.attr.isupper()
-
-    seen = 0
-    for path in sorted(root.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            values = []
-            if isinstance(node, ast.keyword) and node.arg == "expected":
-                values.append(node.value)
-            if isinstance(node, ast.Call):
-                f = node.func
-                fname = f.id if isinstance(f, ast.Name) else \
-                    f.attr if isinstance(f, ast.Attribute) else ""
-                if fname in builders and len(node.args) > builders[fname]:
-                    values.append(node.args[builders[fname]])
-            for value in values:
-                seen += 1
-                assert fixed(value), f"{path.name}:{value.lineno}: {ast.unparse(value)}"
-    assert seen >= 100  # every game's checks (144 when this was written)
 
 
 def test_c3_c4_planted_bugs_flip_outcomes_and_the_fixed_expectation_fails_them(
