@@ -204,6 +204,15 @@ def test_body_and_text_sizes_are_capped(client: TestClient) -> None:
     r = client.post("/api/woof/solve", json={"evidence": "#" * 150_000})
     assert r.status_code == 413
     assert "evidence: too long" in r.json()["error"]
+    # a page's form too, declared length or not
+    big = b"chart=" + b"a" * (MAX_BODY + 10)
+    r = client.post("/mutton", content=big,
+                    headers={"content-type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 413 and "Too large" in r.text
+    r = client.post("/woof/result", content=iter([big[:1000], big[1000:]]),
+                    headers={"content-type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 413
+    assert f"the body is too large (at most {MAX_BODY} bytes)" in r.text
 
 
 def test_mutton_page_shows_board_table_facts_and_advice(client: TestClient) -> None:
