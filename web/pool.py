@@ -11,11 +11,12 @@ itself to nice LONG_NICE (the cores go to quick requests and the web process fir
 spare worker, booted and waiting for this, takes its slot at once (a new spare is started in
 the background), so the quick requests keep every worker slot while long jobs run. At most
 `size` long jobs hold extra processes; past that, a long job's worker is replaced only when it
-ends. The event loop never waits on a worker: replies are
-awaited with a reader callback and sent and read on a small thread pool.
+ends. The event loop never waits on a worker: a reply is awaited with a reader callback, and
+pipes are written and read on a small thread pool.
 
-Workers are started through a fork server that has imported the solvers once (and compiled
-the numba kernels), so a replacement is ready in milliseconds.
+Workers are started through a fork server that has imported every module a job needs and run
+each compiled kernel once (web.preload), and a new worker takes jobs only once it says it is
+ready, so no request pays for booting a process.
 """
 
 from __future__ import annotations
