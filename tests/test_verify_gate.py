@@ -94,6 +94,61 @@ def test_no_check_computes_its_expectation_from_anything() -> None:
     assert seen >= 100  # every game's checks (144 when this was written)
 
 
+# Checks that settle without Z3 (exact arithmetic, enumeration in Python): the only ones that
+# may still come out PROVED or REFUTED when every Z3 query is undecided.
+NO_Z3 = {
+    "mutton": {"C4/forced-apart", "C4/two-wolves-together", "C4/together-one-wolf"},
+    "woof": set(),
+    "ulvtafl": {"wolves-in-paddock-python"},
+}
+FAST_Z3_SECTIONS = {
+    "mutton": ["gaps", "claims"],
+    "woof": ["cards", "scoring", "ends", "tokens"],
+    "ulvtafl": ["geometry", "ends", "claims"],
+}
+
+
+def _never_decides(self: Budget, solver: Any, *assumptions: Any) -> Any:
+    """Budget.check under which every Z3 query stays unknown after its retry."""
+    raise Undecided("forced by the test", self.timeouts)
+
+
+@pytest.mark.parametrize("game", sorted(FAST_Z3_SECTIONS))
+def test_forced_unknown_fails_the_cli_run_of_every_z3_game(
+        game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every Z3 query undecided (a mocked solver budget), `fleece verify --game G` exits
+    1 and reports UNKNOWN; no Z3-based check comes out PROVED, REFUTED or "no gap" (only the
+    checks in NO_Z3, which use no solver, still settle), in the text and the JSON output."""
+    monkeypatch.setattr(Budget, "check", _never_decides)
+    args = ["verify", "--game", game, "--quick"]
+    for s in FAST_Z3_SECTIONS[game]:
+        args += ["--section", s]
+    res = invoke([*args, "--json"])
+    assert res.exit_code == 1, res.output
+    doc = json.loads(res.stdout)
+    assert doc["ok"] is False
+    outcomes = {r["name"]: r["outcome"] for r in doc["results"]}
+    assert "UNKNOWN" in outcomes.values()
+    settled = {n for n, o in outcomes.items() if o in (PROVED, REFUTED, GAP)}
+    assert settled <= NO_Z3[game], settled - NO_Z3[game]
+    assert all(o in (UNKNOWN, PROVED, REFUTED, "PASSED") for o in outcomes.values())
+
+
+def test_forced_unknown_in_the_text_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    """M10: the text report of an undecided gap search says UNKNOWN and fails (exit 1)."""
+    monkeypatch.setattr(Budget, "check", _never_decides)
+    text = invoke(["verify", "--quick", "--section", "gaps"])
+    assert text.exit_code == 1 and "UNKNOWN" in text.stdout and "PROVED" not in text.stdout
+
+
+def test_cards_verify_uses_no_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cards checks are exhaustive enumerations: an undecidable solver changes nothing
+    (nothing is UNKNOWN), so its outcome cannot hide an unknown."""
+    monkeypatch.setattr(Budget, "check", _never_decides)
+    doc = json.loads(invoke(["verify", "--game", "cards", "--quick", "--json"]).stdout)
+    assert doc["results"] and all(r["outcome"] != UNKNOWN for r in doc["results"])
+
+
 # ---- the shared API: results, gaps, the gate --------------------------------------------
 
 
@@ -377,56 +432,6 @@ def test_tiny_timeout_makes_the_run_unknown_and_failed() -> None:
     tiny = claims.c2_c3(v, Budget(1))
     assert UNKNOWN in {r.outcome for r in tiny} and not all(r.ok for r in tiny)
     assert [r.outcome for r in claims.c2_c3(v)] == [PROVED, PROVED, REFUTED]
-
-
-# Checks that settle without Z3 (exact arithmetic, enumeration in Python): the only ones that
-# may still come out PROVED or REFUTED when every Z3 query is undecided.
-NO_Z3 = {
-    "mutton": {"C4/forced-apart", "C4/two-wolves-together", "C4/together-one-wolf"},
-    "woof": set(),
-    "ulvtafl": {"wolves-in-paddock-python"},
-}
-FAST_Z3_SECTIONS = {
-    "mutton": ["gaps", "claims"],
-    "woof": ["cards", "scoring", "ends", "tokens"],
-    "ulvtafl": ["geometry", "ends", "claims"],
-}
-
-
-def _never_decides(self: Budget, solver: Any, *assumptions: Any) -> Any:
-    """Budget.check under which every Z3 query stays unknown after its retry."""
-    raise Undecided("forced by the test", self.timeouts)
-
-
-@pytest.mark.parametrize("game", sorted(FAST_Z3_SECTIONS))
-def test_forced_unknown_fails_the_cli_run_of_every_z3_game(
-        game: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With every Z3 query undecided (a mocked solver budget), `fleece verify --game G` exits
-    1 and reports UNKNOWN; no Z3-based check comes out PROVED, REFUTED or "no gap" (only the
-    checks in NO_Z3, which use no solver, still settle), in the text and the JSON output."""
-    monkeypatch.setattr(Budget, "check", _never_decides)
-    args = ["verify", "--game", game, "--quick"]
-    for s in FAST_Z3_SECTIONS[game]:
-        args += ["--section", s]
-    res = invoke([*args, "--json"])
-    assert res.exit_code == 1, res.output
-    doc = json.loads(res.stdout)
-    assert doc["ok"] is False
-    outcomes = {r["name"]: r["outcome"] for r in doc["results"]}
-    assert "UNKNOWN" in outcomes.values()
-    settled = {n for n, o in outcomes.items() if o in (PROVED, REFUTED, GAP)}
-    assert settled <= NO_Z3[game], settled - NO_Z3[game]
-    assert all(o in (UNKNOWN, PROVED, REFUTED, "PASSED") for o in outcomes.values())
-    text = invoke(args)
-    assert text.exit_code == 1 and "UNKNOWN" in text.stdout
-
-
-def test_cards_verify_uses_no_solver(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The cards checks are exhaustive enumerations: an undecidable solver changes nothing
-    (nothing is UNKNOWN), so its outcome cannot hide an unknown."""
-    monkeypatch.setattr(Budget, "check", _never_decides)
-    doc = json.loads(invoke(["verify", "--game", "cards", "--quick", "--json"]).stdout)
-    assert doc["results"] and all(r["outcome"] != UNKNOWN for r in doc["results"])
 
 
 # ---- expectations come from RULES.md, not from outcomes ---------------------------------
