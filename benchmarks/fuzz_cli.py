@@ -1,11 +1,14 @@
 """Seeded fuzz run of the `fleece` command line over mutated and hostile inputs.
 
 Every input starts from a valid one (the bundled examples, puzzle packs, records, positions,
-deck specs, and valid command lines) and gets one seeded mutation. A mutation either makes the
-input malformed for sure (a mark between two chart columns, a digit of another script, a
-truncated record line, an unknown keyword, a boolean where JSON wants a number, ...: the
-"malformed" classes) or has an unknown effect (a character deleted or inserted, lines
-swapped, the text cut short, ...: the "unknown" classes). Each run checks:
+deck specs, and valid command lines of every group: mutton, woof, ulvtafl, cards, `verify` of
+each game (one quick section, reports into the run's own folder) and `serve`, whose valid
+options would start a server, so only its malformed option lines are run) and gets one
+seeded mutation. A mutation either makes the input malformed for sure (a mark between two
+chart columns, a digit of another script, a truncated record line, an unknown keyword, a
+boolean where JSON wants a number, ...: the "malformed" classes) or has an unknown effect (a
+character deleted or inserted, lines swapped, the text cut short, ...: the "unknown"
+classes). Each run checks:
 
 - no internal error: the exit status is 0, 1 or 2 (never 3, a traceback or a signal);
 - no hang: the run takes at most --limit seconds (default 20) of CPU time (--clock cpu, the
@@ -108,6 +111,10 @@ def collect_seeds() -> list[Seed]:
     for spec in ("wolf", "mccord", "pairs:4", "1*2,2*2,3*2,4*2", "fence*2,crook*2,wisc*2",
                  "a*2,b*2,c*2"):
         out.append(Seed("deck-spec", spec, spec))
+    for spec in ("wolf", "pairs:4", "1*2,2*2,3*2,4*2", "fence*2,crook*2,wisc*2", "7,3*2,12"):
+        out.append(Seed("war-deck", spec, spec))  # ranked kinds (K1)
+    for spec in ("wolf", "fence*2,crook*2,wisc*2", "sheep1*4,wolf1*2,fence*2"):
+        out.append(Seed("herd-deck", spec, spec))  # McCord's kinds (K3)
     return out
 
 
@@ -132,9 +139,14 @@ COMMANDS: dict[str, list[list[str]]] = {
     "ulvtafl-record": [["ulvtafl", "replay", "{F}"], ["ulvtafl", "replay", "{F}", "--json"]],
     "cards-position": [["cards", "war", "play", "--position", "{F}"]],
     "deck-spec": [["cards", "deck", "--deck", "{S}"],
-                  ["cards", "deck", "--deck", "{S}", "--json"]],
+                  ["cards", "deck", "--deck", "{S}", "--json"],
+                  ["cards", "concentration", "solve", "--deck", "{S}"]],
+    "war-deck": [["cards", "war", "play", "--deck", "{S}", "--seed", "3"],
+                 ["cards", "war", "analyse", "--deck", "{S}", "--json"]],
+    "herd-deck": [["cards", "herd", "simulate", "--deck", "{S}", "--games", "20"]],
 }
-FILE_KINDS = [k for k in COMMANDS if k != "deck-spec"]
+DECK_KINDS = ("deck-spec", "war-deck", "herd-deck")
+FILE_KINDS = [k for k in COMMANDS if k not in DECK_KINDS]
 
 
 # ---- mutations -------------------------------------------------------------------------------
@@ -671,7 +683,7 @@ MUTATIONS = [
     Mutation("json.embedded-text", ("mutton-json", "woof-json"), True, m_json_embedded),
     Mutation("ulvtafl.bad-position", ("ulvtafl-position",), True, m_ulv_position),
     Mutation("ulvtafl.bad-record", ("ulvtafl-record",), True, m_ulv_record),
-    Mutation("cards.bad-deck", ("deck-spec",), True, m_deck),
+    Mutation("cards.bad-deck", DECK_KINDS, True, m_deck),
     Mutation("unknown.delete-char", ALL, False, u_delete),
     Mutation("unknown.insert-char", ALL, False, u_insert),
     Mutation("unknown.replace-char", ALL, False, u_replace),
@@ -810,7 +822,7 @@ def make_cases(count: int, seed: int, seeds: list[Seed], only: set[str] | None) 
     while made < count:
         rng = random.Random(f"{seed}:{attempt}")
         attempt += 1
-        if rng.random() < 0.12:
+        if rng.random() < 0.2:  # a command line with a mutated option (every command)
             argv, cls, malformed = arg_case(rng)
             if only and cls not in only:
                 continue
@@ -1015,6 +1027,16 @@ def report(outcomes: list[Outcome], limit: float, save: Path | None, seed: int,
     print(f"{'total':34} {total['runs']:5} {total['exit 0']:6} {total['exit 1']:6} "
           f"{total['exit 2']:6} {total['internal']:8} {total['over']:6} {total['accepted']:8} "
           f"{total['message']:7} {total['refused-valid']:7}")
+    by_command: Counter[str] = Counter()
+    for o in outcomes:
+        words = []
+        for a in o.case.argv[:3 if o.case.argv[:1] == ["cards"] else 2]:
+            if not re.fullmatch(r"[a-z]+", a):
+                break
+            words.append(a)
+        by_command[" ".join(words)] += 1
+    print("\nruns per command: " + ", ".join(f"{name or '(none)'} {n}"
+                                             for name, n in sorted(by_command.items())))
     mutated = sum(1 for o in outcomes if not o.case.valid)
     slowest = max(outcomes, key=lambda o: o.seconds)
     cpu_max = max(outcomes, key=lambda o: -1.0 if o.cpu is None else o.cpu)
