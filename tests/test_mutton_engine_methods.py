@@ -16,6 +16,7 @@ from itertools import combinations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scaling import examples
 
 from fleece.rules.mutton.chart import Chart, ChartRow, Status
 from fleece.rules.mutton.options import ALPHABET
@@ -93,7 +94,7 @@ def brute(animals: str, facts: tuple[Fact, ...], k: int, alive: frozenset[str]
     return count, per, ((min(living), max(living)) if living else None)
 
 
-@settings(max_examples=120)
+@settings(max_examples=examples(120))
 @given(hard_charts())
 def test_every_method_equals_brute_force(case: tuple[Problem, tuple[Fact, ...]]) -> None:
     problem, facts = case
@@ -106,7 +107,7 @@ def test_every_method_equals_brute_force(case: tuple[Problem, tuple[Fact, ...]])
                            method=method).count == want[0], method
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(hard_charts(max_animals=10))
 def test_solution_advice_and_csp_agree_with_brute_force(
         case: tuple[Problem, tuple[Fact, ...]]) -> None:

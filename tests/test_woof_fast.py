@@ -16,6 +16,7 @@ from itertools import combinations
 from math import comb, prod
 
 from hypothesis import given, settings
+from scaling import examples
 from woof_strategies import evidence_about
 
 from fleece.rules.woof.cards import (
@@ -110,7 +111,7 @@ def same_answers(a: Posterior, b: Posterior, seat: int | None = None) -> None:
             assert a.suspicion_scores(s, targets) == b.suspicion_scores(s, targets)
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(evidence_about(min_players=4, max_players=5, extra=3, min_facts=2, max_facts=6,
                       lie_rate=6, with_me=True))
 def test_fast_equals_brute_force_with_undealt_cards(case: tuple[Evidence, object]) -> None:
@@ -125,7 +126,7 @@ def test_fast_equals_brute_force_with_undealt_cards(case: tuple[Evidence, object
     assert got == want  # the listed posterior too
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(evidence_about(min_players=4, max_players=5, extra=2, min_facts=2, max_facts=12,
                       lie_rate=4))
 def test_support_check_equals_the_weighted_solve(case: tuple[Evidence, object]) -> None:
