@@ -115,12 +115,12 @@ def _never_decides(self: Budget, solver: Any, *assumptions: Any) -> Any:
 
 @pytest.mark.parametrize("game", sorted(FAST_Z3_SECTIONS))
 def test_forced_unknown_fails_the_cli_run_of_every_z3_game(
-        game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        game: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """With every Z3 query undecided (a mocked solver budget), `fleece verify --game G` exits
     1 and reports UNKNOWN; no Z3-based check comes out PROVED, REFUTED or "no gap" (only the
     checks in NO_Z3, which use no solver, still settle), in the text and the JSON output."""
     monkeypatch.setattr(Budget, "check", _never_decides)
-    args = ["verify", "--game", game, "--quick"]
+    args = ["verify", "--game", game, "--quick", "--report", str(tmp_path)]
     for s in FAST_Z3_SECTIONS[game]:
         args += ["--section", s]
     res = invoke([*args, "--json"])
@@ -134,18 +134,20 @@ def test_forced_unknown_fails_the_cli_run_of_every_z3_game(
     assert all(o in (UNKNOWN, PROVED, REFUTED, "PASSED") for o in outcomes.values())
 
 
-def test_forced_unknown_in_the_text_output(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_forced_unknown_in_the_text_output(monkeypatch: pytest.MonkeyPatch,
+                                           tmp_path: Path) -> None:
     """M10: the text report of an undecided gap search says UNKNOWN and fails (exit 1)."""
     monkeypatch.setattr(Budget, "check", _never_decides)
-    text = invoke(["verify", "--quick", "--section", "gaps"])
+    text = invoke(["verify", "--quick", "--section", "gaps", "--report", str(tmp_path)])
     assert text.exit_code == 1 and "UNKNOWN" in text.stdout and "PROVED" not in text.stdout
 
 
-def test_cards_verify_uses_no_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cards_verify_uses_no_solver(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The cards checks are exhaustive enumerations: an undecidable solver changes nothing
     (nothing is UNKNOWN), so its outcome cannot hide an unknown."""
     monkeypatch.setattr(Budget, "check", _never_decides)
-    doc = json.loads(invoke(["verify", "--game", "cards", "--quick", "--json"]).stdout)
+    doc = json.loads(invoke(["verify", "--game", "cards", "--quick", "--json", "--report",
+                             str(tmp_path)]).stdout)
     assert doc["results"] and all(r["outcome"] != UNKNOWN for r in doc["results"])
 
 
