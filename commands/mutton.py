@@ -136,11 +136,17 @@ def solve(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result.to_json())
     else:
-        from fleece.commands.base import console
-        from fleece.commands.mutton_view import print_report
+        from fleece.commands.mutton_view import plain_report, print_report
 
-        print_report(problem, result.solution, result.advice, list(result.reasons),
-                     console(highlight=False, soft_wrap=True))
+        reasons = list(result.reasons)
+        plain = plain_report(problem, result.solution, result.advice, reasons)
+        if plain is not None:  # what rich would print, without importing it
+            echo(plain, end="")
+        else:
+            from fleece.commands.base import console
+
+            print_report(problem, result.solution, result.advice, reasons,
+                         console(highlight=False, soft_wrap=True))
     return EXIT_OK if result.consistent else EXIT_RESULT
 
 
