@@ -360,3 +360,26 @@ def test_attempt_is_deterministic() -> None:
     assert render_puzzle(a) == render_puzzle(b) and a == b
     assert brute_force_sets(a.chart, a.wolves) == [a.answer]
     assert a.grade is Grade.EASY
+
+
+NO_ANSWER = """Wolves: 1
+Question: Name all 1 wolves.
+
+Sheep   : A B x D E F G H I J K L M N O P Q R S T U V x X Y Z
+Round  1: + + x
+Round  2:                                           + x +
+"""
+
+
+def test_puzzle_check_tells_no_answer_from_several() -> None:
+    """One wolf cannot be a runner of both rounds (A/B and V/X), so no wolf set fits: the
+    check says NONE, not NOT UNIQUE; with two wolves the same chart has 4 answers."""
+    v = z3_verify(parse_chart(NO_ANSWER.split("\n\n", 1)[1]), 1, Question.ALL)
+    assert v.answer is None and not v.consistent
+    r = invoke(["mutton", "puzzle", "check", "-"], stdin=NO_ANSWER)
+    assert r.exit_code == 1 and "answer: NONE (no wolf set fits the chart, z3)" in r.stdout
+    two = NO_ANSWER.replace("Wolves: 1", "Wolves: 2").replace("all 1 wolves", "all 2 wolves")
+    v2 = z3_verify(parse_chart(two.split("\n\n", 1)[1]), 2, Question.ALL)
+    assert v2.answer is None and v2.consistent
+    r2 = invoke(["mutton", "puzzle", "check", "-"], stdin=two)
+    assert r2.exit_code == 1 and "NOT UNIQUE" in r2.stdout

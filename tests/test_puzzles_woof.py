@@ -140,3 +140,16 @@ def test_cli_generate_with_workers(tmp_path: Path) -> None:
                            "1", "--workers", "0", "--out", str(tmp_path / "x")], cwd=root,
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 2
+
+
+def test_puzzle_check_tells_no_answer_from_several() -> None:
+    """W5: answers are truthful, so q1 about seat 3 answered yes to seat 2 and no to seat 4
+    cannot both stand: no deal fits, and the check says NONE rather than NOT UNIQUE."""
+    from clirun import invoke
+
+    text = ("# Question: What is seat 3?\nseats 5\ndeck preset\nme 1\nhand 1 sheep sheep\n"
+            "ask 2 3 q1 yes\nask 4 3 q1 no\n")
+    r = invoke(["woof", "puzzle", "check", "-"], stdin=text)
+    assert r.exit_code == 1 and "answer: NONE (no deal fits the evidence, z3)" in r.stdout
+    r2 = invoke(["woof", "puzzle", "check", "-"], stdin=text.replace("ask 4 3 q1 no\n", ""))
+    assert r2.exit_code == 1 and "NOT UNIQUE" in r2.stdout

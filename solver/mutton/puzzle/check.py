@@ -20,6 +20,7 @@ class Verdict:
     answer: frozenset[str] | None
     redundant: tuple[str, ...]
     clues: int
+    consistent: bool = True  # False: no wolf set fits the chart at all
 
     @property
     def unique(self) -> bool:
@@ -75,17 +76,15 @@ def z3_verify(chart: Chart, k: int, question: MuttonQuestion) -> Verdict:
 
     ans: frozenset[str] | None
     differs: Any
+    if solver.check(*every) != z3.sat:
+        return Verdict(None, (), len(guards), consistent=False)
     if question is MuttonQuestion.ALL:
-        if solver.check(*every) != z3.sat:
-            return Verdict(None, (), len(guards))
         first = model_set(solver.model())
         differs = z3.Or([z3.Not(var[a]) if a in first else var[a] for a in animals])
         if solver.check(*every, differs) == z3.sat:
             return Verdict(None, (), len(guards))
         ans = first
     else:
-        if solver.check(*every) != z3.sat:
-            return Verdict(None, (), len(guards))
         shown = {a for a in animals if chart.status_of(a) is not Status.ALIVE}
         certain = frozenset(a for a in animals if a not in shown
                             and solver.check(*every, z3.Not(var[a])) == z3.unsat)
@@ -130,6 +129,10 @@ def check_puzzle(chart: Chart, k: int, question: MuttonQuestion, labelled: Any,
     lines = [f"{name}: {question.text(k)}"]
     ok = True
     data: dict[str, Any] = {"unique": v.unique, "minimal": v.minimal, "clues": v.clues}
+    if not v.consistent:
+        data["consistent"] = False
+        lines.append("answer: NONE (no wolf set fits the chart, z3)")
+        return Report(tuple(lines), False, data)
     if v.answer is None:
         lines.append("answer: NOT UNIQUE (z3 finds no single answer)")
         return Report(tuple(lines), False, data)

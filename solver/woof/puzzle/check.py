@@ -27,6 +27,14 @@ def z3_answer(ev: Evidence, q: int) -> tuple[str | None, list[int]]:
     return a, [i for i in range(len(ev.facts)) if ans(without(ev, i)) == a]
 
 
+def z3_consistent(ev: Evidence) -> bool:
+    """True when some deal fits the evidence (z3): a puzzle with no answer at all is told
+    apart from one with several."""
+    from fleece.solver.woof.smt import possible_characters
+
+    return all(possible_characters(ev).values())
+
+
 @dataclass(frozen=True)
 class WoofVerdict:
     """The outcome of `fleece woof puzzle check`: printable lines, whether every check passes,
@@ -46,6 +54,10 @@ def check_puzzle(ev: Evidence, q: int, labelled: Grade | None, claimed: str | No
     lines = [f"{name}: {question_text(q)}"]
     data: dict[str, Any] = {"question": question_text(q), "unique": ans is not None,
                             "answer": ans}
+    if ans is None and not z3_consistent(ev):
+        data["consistent"] = False
+        lines.append("answer: NONE (no deal fits the evidence, z3)")
+        return WoofVerdict(tuple(lines), False, data)
     lines.append(f"answer: {ans or 'no wolf'} (unique, z3)" if ans is not None
                  else "answer: NOT UNIQUE (z3)")
     if ans is not None:
