@@ -4,12 +4,14 @@ generate or check deduction puzzles."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from fleece.commands.base import (
     EXIT_OK,
     EXIT_RESULT,
+    Commands,
     Parser,
     add_timeout,
     echo,
@@ -23,9 +25,18 @@ from fleece.rules.errors import FleeceError, ParseError
 
 
 def build(parser: Parser, argv: list[str]) -> None:
-    """Add the Mutton commands."""
+    """Add the Mutton commands: only the one `argv` names when it names one (argparse
+    parses it the same way, and building the others' parsers costs start-up time), else
+    all of them (for the group's help and its unknown-command error)."""
     cmds = parser.commands()
+    wanted = argv[0] if argv and argv[0] in _COMMANDS else None
+    for name, add in _COMMANDS.items():
+        if wanted is None or name == wanted:
+            add(cmds)
 
+
+def _add_solve(cmds: Commands) -> None:
+    """The parser of `mutton solve`."""
     p = cmds.add("solve", solve, "Exact deductions from a Farmer's chart: consistent wolf sets, "
                  "P(wolf) of each animal, certain facts with reasons, advice.",
                  "Exact deductions from a Farmer's chart: consistent wolf sets, P(wolf) of "
@@ -48,6 +59,9 @@ def build(parser: Parser, argv: list[str]) -> None:
     p.add_argument("--svg", metavar="FILE", help="write the board as an SVG picture")
     p.add_argument("--force", action="store_true", help="let --svg overwrite an existing file")
 
+
+def _add_board(cmds: Commands) -> None:
+    """The parser of `mutton board`."""
     p = cmds.add("board", board, "Print a starting board in pbmserv style.")
     p.add_argument("--layout", "-l", default="",
                    help="sparse, random, or a cell list in animal order (f3,b2,a3,...); "
@@ -57,6 +71,9 @@ def build(parser: Parser, argv: list[str]) -> None:
                    help="cells per side of the hexagon (2..8)")
     p.add_argument("--sheep", type=int_in(0, 99), default=26, help="number of animals (2..26)")
 
+
+def _add_replay(cmds: Commands) -> None:
+    """The parser of `mutton replay`."""
     p = cmds.add("replay", replay, "Replay a game record; print each game's final board, score "
                  "and chart.", "Replay a game record; print each game's final board, score and "
                  "chart.\nStops at the first illegal move with its line number and the reason "
@@ -64,6 +81,9 @@ def build(parser: Parser, argv: list[str]) -> None:
     p.add_argument("record", help="game record file (options line, one move per line), or '-'")
     p.add_argument("--json", action="store_true", help="print the final state as JSON")
 
+
+def _add_chart(cmds: Commands) -> None:
+    """The parser of `mutton chart`."""
     p = cmds.add("chart", chart, "Read a pasted tracking chart and print it back normalized "
                  "(or as JSON).", "Read a pasted tracking chart and print it back normalized "
                  "(or as JSON).\nAlso reads a puzzle text, JSON (a chart, a paste or a record) "
@@ -74,6 +94,9 @@ def build(parser: Parser, argv: list[str]) -> None:
     p.add_argument("--no-reveal", action="store_true",
                    help="read 'x' as 'dead, identity unknown' (server -no_reveal)")
 
+
+def _add_puzzle(cmds: Commands) -> None:
+    """The parser of `mutton puzzle generate` and `mutton puzzle check`."""
     group = cmds.add("puzzle", None, "Deduction puzzles from Farmer's charts: generate, check.")
     pcmds = group.commands()
     p = pcmds.add("generate", puzzle_generate,
@@ -96,6 +119,12 @@ def build(parser: Parser, argv: list[str]) -> None:
     p.add_argument("file", help="puzzle text or JSON twin, or '-'")
     p.add_argument("--solution", help="solution file (default: NNN.solution.txt beside FILE)")
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+
+
+#: The commands in the order of the group's help, each with the function adding its parser.
+_COMMANDS: dict[str, Callable[[Commands], None]] = {
+    "solve": _add_solve, "board": _add_board, "replay": _add_replay, "chart": _add_chart,
+    "puzzle": _add_puzzle}
 
 
 def parse_letters(text: str) -> str:
