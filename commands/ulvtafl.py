@@ -9,6 +9,7 @@ from typing import Any
 
 from fleece.commands.base import (
     EXIT_OK,
+    EXIT_RESULT,
     Parser,
     choice,
     echo,
@@ -255,15 +256,17 @@ def solve(args: argparse.Namespace) -> int:
 
         arrow = parse_move(result.best_move) if result.best_move else None
         write_output(args.svg, svg(state, arrow), force=args.force)
+    # exit status 1 when the budget ran out: the search stopped without a value (cli.py)
+    status = EXIT_RESULT if result.value == "unknown" else EXIT_OK
     if args.json:
         print_json(result.to_json())
-        return EXIT_OK
+        return status
     echo(f"position: {result.position}")
     if result.value == "unknown":
         echo(f"value: unknown - the budget ran out ({result.stopped}) after "
              f"{result.nodes:,} nodes in {result.seconds:.1f} s")
         echo("learned: " + ", ".join(f"{k} win {v}" for k, v in result.searches.items()))
-        return EXIT_OK
+        return status
     what = "draw (neither side can force a win)" if result.value == "draw" else \
         f"the {result.value} win"
     echo(f"value: {what}")

@@ -66,10 +66,12 @@ def test_solve_examples() -> None:
 def test_solve_stops_at_the_budget_with_unknown() -> None:
     r = invoke(["ulvtafl", "solve", "--setup", "13", "--max-nodes", "20000", "--json"])
     data = json.loads(r.stdout)
-    assert r.exit_code == 0 and data["value"] == "unknown" and data["best_move"] is None
+    # a search stopped by its budget is a result without a value: exit status 1 (cli.py)
+    assert r.exit_code == 1 and data["value"] == "unknown" and data["best_move"] is None
     assert data["stopped"] == "max-nodes" and data["nodes"] <= 20_100
-    text = invoke(["ulvtafl", "solve", "--setup", "20", "--max-nodes", "20000"]).stdout
-    assert "value: unknown - the budget ran out (max-nodes)" in text
+    text = invoke(["ulvtafl", "solve", "--setup", "20", "--max-nodes", "20000"])
+    assert text.exit_code == 1
+    assert "value: unknown - the budget ran out (max-nodes)" in text.stdout
 
 
 def test_play_reads_moves_from_stdin_until_quit_or_eof() -> None:
