@@ -138,23 +138,30 @@ def parse_letters(text: str) -> str:
 
 def solve(args: argparse.Namespace) -> int:
     """`fleece mutton solve`."""
-    from fleece.rules.mutton.options import load_dictionary
     from fleece.solver.core import check_engine
     from fleece.solver.mutton import ENGINES, analyse, problem_from_text
 
     engine = check_engine(args.engine, ENGINES)
     text, name = read_input(args.file)
-    words = load_dictionary(read_input(args.dictionary)[0]) if args.dictionary else None
+    words = None
+    if args.dictionary:
+        from fleece.rules.mutton.options import load_dictionary
+
+        words = load_dictionary(read_input(args.dictionary)[0])
     try:
         problem = problem_from_text(text, args.wolves, reveal=not args.no_reveal,
                                     escaped=parse_letters(args.escaped), dictionary=words,
                                     passed=args.passed)
     except ParseError as exc:
         raise exc.located(name) from None
-    from fleece.solver.deadline import time_limit
-
-    with time_limit(*solve_budget(engine, args.timeout)):
+    seconds, hint = solve_budget(engine, args.timeout)
+    if seconds is None:  # no deadline (the fast engine's default): skip loading the timers
         result = analyse(problem, engine)
+    else:
+        from fleece.solver.deadline import time_limit
+
+        with time_limit(seconds, hint):
+            result = analyse(problem, engine)
     if args.svg is not None:
         if problem.board is None:
             raise FleeceError("--svg needs the board in the input (a paste with the diagram, "

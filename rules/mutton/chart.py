@@ -34,11 +34,14 @@ from fleece.rules.mutton.diagram import (
     render_score,
 )
 from fleece.rules.mutton.geometry import Cell
-from fleece.rules.mutton.options import ALPHABET
 from fleece.rules.text import split_lines, whole_number
 
 if TYPE_CHECKING:  # the game model loads only when a chart is derived from a game
     from fleece.rules.mutton.game import GameState
+
+#: The animals' letters in order: rules.mutton.options.ALPHABET, written out here so that
+#: reading a chart does not load the rule-set module.
+ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 class Status(Enum):

@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import islice
 
-from fleece.solver.deadline import Stopped
 from fleece.solver.mutton.facts import Fact
 from fleece.solver.mutton.fast import count_facts, is_consistent, iter_sets
 from fleece.solver.mutton.problem import Problem
@@ -41,6 +40,8 @@ def solve(problem: Problem, engine: str = "fast", *, model: bool | None = None,
             facts = tuple(f for f in facts if f.words is None)
         n = count_facts(problem.animals, facts, marginals=False).count
         if n > limit:
+            from fleece.solver.deadline import Stopped  # threading and signal: rarely needed
+
             rate = "python-constraint" if engine == "csp" else "z3"
             raise Stopped(f"the {engine} engine lists every consistent set ({rate}), and this "
                           f"chart has {n}: more than {limit} would take minutes; use --engine "
