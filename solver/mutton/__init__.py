@@ -26,14 +26,30 @@ asked for.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from fleece.solver.mutton.advice import Advice, advise
 from fleece.solver.mutton.analysis import Analysis, analyse
 from fleece.solver.mutton.engines import ENGINES, count_sets, enumerate_sets, solve
 from fleece.solver.mutton.explain import explain
 from fleece.solver.mutton.facts import Fact, Kind
 from fleece.solver.mutton.inputs import problem_from_json, problem_from_record, problem_from_text
-from fleece.solver.mutton.problem import Problem, WolfTurn, problem_from_chart
-from fleece.solver.mutton.solution import ModelPosterior, Solution
+from fleece.solver.mutton.problem import Problem, problem_from_chart
+from fleece.solver.mutton.solution import Solution
+
+if TYPE_CHECKING:
+    from fleece.solver.mutton.turns import ModelPosterior, WolfTurn
+
+
+def __getattr__(name: str) -> Any:
+    """ModelPosterior and WolfTurn, loaded on first use (solver.mutton.turns): solving a
+    pasted chart needs neither."""
+    if name in ("ModelPosterior", "WolfTurn"):
+        from fleece.solver.mutton import turns
+
+        return getattr(turns, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ENGINES",

@@ -46,13 +46,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fleece.rules.errors import FleeceError
 from fleece.rules.mutton.chart import Chart, Status
 from fleece.rules.mutton.diagram import BoardPicture
 from fleece.rules.mutton.geometry import board as board_of_size
-from fleece.rules.mutton.options import RuleSet
 from fleece.solver.mutton.facts import (
     Fact,
     Kind,
@@ -63,37 +62,19 @@ from fleece.solver.mutton.facts import (
 
 if TYPE_CHECKING:  # the game model loads only for board questions (kill options)
     from fleece.rules.mutton.game import GameState
+    from fleece.solver.mutton.turns import PossibleKill, WolfTurn
 
-# ---- record knowledge ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PossibleKill:
-    """A kill that was legal for *some* wolf at a Wolf turn: its victim and its runners (the
-    living neighbours, i.e. the possible killers), with the number of runner placements."""
-
-    victim: str
-    runners: frozenset[str]
-    placements: int
+# ---- record knowledge: PossibleKill and WolfTurn are in solver.mutton.turns ------------------
 
 
-@dataclass(frozen=True)
-class WolfTurn:
-    """A Wolf move of a record with the public position before it (for D9 and the Wolf model).
+def __getattr__(name: str) -> Any:
+    """PossibleKill and WolfTurn under their old names here (solver.mutton.turns, which a
+    pasted chart's solve does not load)."""
+    if name in ("PossibleKill", "WolfTurn"):
+        from fleece.solver.mutton import turns
 
-    `move` is `kill`, `escape` or `pass`; `animal` the victim or the escaped wolf;
-    `options` every kill that was legal for some wolf set (runners placeable, M10);
-    `alive` the living animals; `isolated` the living animals without a living neighbour
-    (the ones that could escape, M12); `escape_allowed` the escape option.
-    """
-
-    round: int
-    move: str
-    animal: str | None
-    options: tuple[PossibleKill, ...]
-    alive: frozenset[str]
-    isolated: frozenset[str]
-    escape_allowed: bool
+        return getattr(turns, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ---- the problem -------------------------------------------------------------------------
@@ -246,6 +227,7 @@ def kill_options(state: GameState) -> tuple[PossibleKill, ...]:
     whose runners can be placed (M8-M10). Uses the rules model with every living animal
     treated as a hidden wolf, so the answer does not depend on who the wolves are."""
     from fleece.rules.mutton.game import Phase
+    from fleece.solver.mutton.turns import PossibleKill
 
     living = frozenset(state.living())
     probe = replace(state, wolves=living, phase=Phase.WOLF)
@@ -262,9 +244,10 @@ def state_from_chart(chart: Chart) -> GameState:
     if pic is None:
         raise FleeceError("the board is needed for this question")
     n = len(chart.animals)
-    rules = RuleSet(size=pic.size, num_sheep=n, num_wolves=1)
     from fleece.rules.mutton.game import Fate, GameState, Phase
+    from fleece.rules.mutton.options import RuleSet
 
+    rules = RuleSet(size=pic.size, num_sheep=n, num_wolves=1)
     positions = tuple(pic.animals.get(a) for a in chart.animals)
     fates = tuple(Fate.ALIVE if a in pic.animals else Fate.SHOT for a in chart.animals)
     return GameState(rules=rules, positions=positions, fates=fates, corpses=pic.corpses,

@@ -5,34 +5,25 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 from fleece.rules.mutton.chart import Status
 from fleece.solver.core import minimal_core as find_core
 from fleece.solver.mutton.facts import Fact, Kind
 from fleece.solver.mutton.problem import Problem
 
+if TYPE_CHECKING:
+    from fleece.solver.mutton.turns import ModelPosterior
 
-@dataclass(frozen=True)
-class ModelPosterior:
-    """The posterior under the declared Wolf model (solver.mutton.model), beside the uniform
-    one. `weights` maps letter -> summed likelihood of the consistent sets containing it;
-    `total` is the summed likelihood of all of them. `skipped` says why it was not computed."""
 
-    total: Fraction = Fraction(0)
-    weights: dict[str, Fraction] = field(default_factory=dict)
-    sets: int = 0
-    skipped: str | None = None
+def __getattr__(name: str) -> Any:
+    """ModelPosterior under its old name here (solver.mutton.turns, which a pasted chart's
+    solve does not load)."""
+    if name == "ModelPosterior":
+        from fleece.solver.mutton import turns
 
-    def probability(self, letter: str) -> Fraction:
-        """P(letter is a wolf | record, Wolf model)."""
-        if self.skipped is not None or self.total == 0:
-            raise ValueError(self.skipped or "the record is impossible under the Wolf model")
-        return self.weights.get(letter, Fraction(0)) / self.total
-
-    @property
-    def available(self) -> bool:
-        """True when the model posterior was computed and the record is possible under it."""
-        return self.skipped is None and self.total > 0
+        return turns.ModelPosterior
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
