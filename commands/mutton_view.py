@@ -45,6 +45,8 @@ class NotPlain(Exception):
 class RichOut:
     """The report drawn by a rich Console."""
 
+    styled = True  # board pieces carry their colours
+
     def __init__(self, console: Any) -> None:
         self.console = console
 
@@ -167,6 +169,8 @@ def plain_output() -> bool:
 class PlainOut:
     """The report as rich prints it without colour, collected as text (no rich import)."""
 
+    styled = False  # board pieces need no colours
+
     def __init__(self, width: int) -> None:
         self.width = width
         self.parts: list[str] = []
@@ -214,31 +218,33 @@ class PlainOut:
         return "".join(self.parts)
 
 
-def board_lines(problem: Problem, solution: Solution) -> list[list[Piece]]:
+def board_lines(problem: Problem, solution: Solution, styled: bool = True
+                ) -> list[list[Piece]]:
     """The pbmserv board with living animals shaded by P(wolf), beside the same board showing
-    P(wolf) in tenths (W = certain wolf, - = cleared, 0-9 otherwise)."""
+    P(wolf) in tenths (W = certain wolf, - = cleared, 0-9 otherwise); `styled` False leaves
+    out the shading (every style None), for output without colour."""
     pic = problem.board
     assert pic is not None
     left = render_board(pic.size, pic.animals, pic.corpses).splitlines()
     digits: dict[str, str] = {}
+    styles: dict[str, str | None] = {}
     for a in pic.animals:
         p = solution.probability(a)
         digits[a] = "W" if p == 1 else "-" if p == 0 else str(min(9, int(p * 10)))
+        styles[a] = f"bold black on {_shade(p)}" if styled else None
     width = max(len(line) for line in left) + 4
     out = []
     for line in left:
         t: list[Piece] = []
         for ch in line:
             if "A" <= ch <= "Z" and ch in pic.animals:
-                p = solution.probability(ch)
-                style = f"bold black on {_shade(p)}"
-                t.append((ch, style))
+                t.append((ch, styles[ch]))
             else:
                 t.append((ch, None))
         t.append((" " * (width - len(line)), None))
         for ch in line:
             if "A" <= ch <= "Z" and ch in pic.animals:
-                t.append((digits[ch], f"bold black on {_shade(solution.probability(ch))}"))
+                t.append((digits[ch], styles[ch]))
             else:
                 t.append((ch, None))
         out.append(t)
@@ -345,7 +351,7 @@ def write_report(problem: Problem, solution: Solution, advice: Advice | None,
         write_advice(advice, out)
     if problem.board is not None:
         out.line("[bold]Board[/] (shaded by P(wolf); right: tenths, W certain, - cleared)")
-        for line in board_lines(problem, solution):
+        for line in board_lines(problem, solution, out.styled):
             out.pieces(line)
 
 
