@@ -10,7 +10,7 @@ from fractions import Fraction
 from itertools import combinations, product
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 from scaling import examples
 from woof_strategies import evidence_about
@@ -34,6 +34,7 @@ from fleece.rules.woof.evidence import (
 from fleece.rules.woof.round import Table
 from fleece.rules.woof.scoring import Suspicion, suspicion_correct
 from fleece.rules.woof.simulate import simulate_round
+from fleece.solver.deadline import Stopped
 from fleece.solver.woof import csp, fast, smt
 from fleece.solver.woof.analysis import Suggestion, analyse, suggest
 from fleece.solver.woof.model import Posterior, compile_evidence, likelihood
@@ -134,8 +135,15 @@ def test_fast_matches_brute_force_over_physical_deals(case: tuple[Evidence, obje
 @given(evidence_about(min_players=4, max_players=5, extra=2, min_facts=2, max_facts=10,
                       lie_rate=6, with_me=True))
 def test_fast_and_csp_agree(case: tuple[Evidence, object]) -> None:
+    """The csp engine lists every consistent deal; a rare generated file with more than 5,000
+    of them is rejected (it would take the csp engine seconds and its shrinking minutes) - the
+    fast engine meets such files in test_fast_matches_brute_force_over_physical_deals."""
     ev, _ = case
-    a, b = fast.solve(ev), csp.solve(ev)
+    try:
+        b = csp.solve(ev, limit=5_000)
+    except Stopped:
+        reject()
+    a = fast.solve(ev)
     assert a == b
     if not a.consistent:
         core = fast.minimal_core(ev)
