@@ -220,6 +220,23 @@ def _tokens(line: str, lineno: int) -> list[_Tok]:
     """The words of a line before any `#` comment; a control or invisible character outside
     a comment is an error at its column."""
     code = line.split("#", 1)[0]
+    spaced = code
+    if "\t" in spaced or "\u00a0" in spaced:
+        spaced = spaced.replace("\t", " ").replace("\u00a0", " ")
+    if spaced.isprintable():  # the usual line: split at the spaces (blanks are one char each)
+        words: list[_Tok] = []
+        col = 1
+        for word in spaced.split(" "):
+            if word:
+                words.append(_Tok(word, col))
+            col += len(word) + 1
+        return words
+    return _tokens_checked(code, lineno)
+
+
+def _tokens_checked(code: str, lineno: int) -> list[_Tok]:
+    """`_tokens` of a line holding a control or invisible character: the words up to the
+    first such character inside a word, which is an error at its column."""
     out: list[_Tok] = []
     i = 0
     while i < len(code):
@@ -319,7 +336,8 @@ def parse_evidence(text: str, *, rules: RuleSet | None = None) -> Evidence:
     me_seat: int | None = None
     if me is not None:
         me_seat = _seat(me[1], me[0], table, acting=True, role="me")
-    facts = tuple(_fact(lineno, key, args, table) for lineno, key, args in pending)
+    reader = _Reader(table)
+    facts = tuple(_fact(lineno, key, args, reader) for lineno, key, args in pending)
     if rules.dog_second_target is not DEFAULT_RULES.dog_second_target or dog_target is not None:
         notes.append(f"Dog's second target: {rules.dog_second_target.value} (assumption)")
     return Evidence(players, deck, facts, me_seat, rules, tuple(notes))
@@ -373,13 +391,50 @@ def _seat(tok: _Tok, lineno: int, table: Table, *, acting: bool, role: str) -> i
     return seat
 
 
-def _fact(lineno: int, key: str, args: list[_Tok], table: Table) -> Fact:
+class _Reader:
+    """Reads the seat, card and announcement words of the fact lines of one table. A word
+    read once is not read again (a file of 10,000 lines repeats a handful of words); only
+    successful reads are kept, so every error still names its own line and column."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.seats: dict[tuple[str, bool, str], int] = {}
+        self.cards: dict[str, Card] = {}
+        self.faces: dict[str, Appearance] = {}
+
+    def seat(self, tok: _Tok, lineno: int, *, acting: bool, role: str) -> int:
+        """`_seat` of the word."""
+        key = (tok.text, acting, role)
+        seat = self.seats.get(key)
+        if seat is None:
+            seat = self.seats[key] = _seat(tok, lineno, self.table, acting=acting, role=role)
+        return seat
+
+    def card(self, tok: _Tok, lineno: int) -> Card:
+        """`_card` of the word."""
+        card = self.cards.get(tok.text)
+        if card is None:
+            card = self.cards[tok.text] = _card(tok, lineno)
+        return card
+
+    def face(self, tok: _Tok, lineno: int) -> Appearance:
+        """`_face` of the word (None, the `?` announcement, is read each time)."""
+        face = self.faces.get(tok.text)
+        if face is None:
+            face = _face(tok, lineno)
+            if face is not None:
+                self.faces[tok.text] = face
+        return face
+
+
+def _fact(lineno: int, key: str, args: list[_Tok], reader: _Reader) -> Fact:
     if key == "hand":
-        seat = _seat(args[0], lineno, table, acting=False, role="hand")
-        return HandFact(seat, make_hand(_card(args[1], lineno), _card(args[2], lineno)), lineno)
+        seat = reader.seat(args[0], lineno, acting=False, role="hand")
+        return HandFact(seat, make_hand(reader.card(args[1], lineno),
+                                        reader.card(args[2], lineno)), lineno)
     if key == "ask":
-        asker = _seat(args[0], lineno, table, acting=True, role="asking")
-        target = _seat(args[1], lineno, table, acting=True, role="asked")
+        asker = reader.seat(args[0], lineno, acting=True, role="asking")
+        target = reader.seat(args[1], lineno, acting=True, role="asked")
         if asker == target:
             raise ParseError("a seat cannot ask itself", line=lineno, column=args[1].col)
         try:
@@ -392,16 +447,16 @@ def _fact(lineno: int, key: str, args: list[_Tok], table: Table) -> Fact:
             raise ParseError(f"answer must be yes or no, got {quote(args[3].text)}", line=lineno,
                              column=args[3].col)
         return AskFact(asker, target, question, answer == "yes", lineno)
-    viewer = _seat(args[0], lineno, table, acting=True, role="looking")
-    target = _seat(args[1], lineno, table, acting=False, role="looked-at")
+    viewer = reader.seat(args[0], lineno, acting=True, role="looking")
+    target = reader.seat(args[1], lineno, acting=False, role="looked-at")
     if viewer == target:
         raise ParseError("a seat cannot look at its own cards (W4)", line=lineno,
                          column=args[1].col)
     if key == "look":
-        return LookFact(viewer, target, _face(args[2], lineno), lineno)
-    card = _card(args[2], lineno)
+        return LookFact(viewer, target, reader.face(args[2], lineno), lineno)
+    card = reader.card(args[2], lineno)
     if len(args) == 4:
-        return SawFact(viewer, target, card, _face(args[3], lineno), True, lineno)
+        return SawFact(viewer, target, card, reader.face(args[3], lineno), True, lineno)
     return SawFact(viewer, target, card, line=lineno)
 
 
