@@ -40,14 +40,10 @@ the list against the other facts (the list is the whole candidate space).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import comb
-from typing import TYPE_CHECKING
 
 from fleece.solver.mutton.facts import Fact, Kind
-
-if TYPE_CHECKING:  # loaded by the DP's counter only (the row-branching count needs none)
-    from fleece.solver.mutton.chain import _Item
 
 METHODS = ("auto", "dp", "enum", "animal-dp", "hit")
 ENUM_LIMIT = 400  # auto: enumerate a component with at most this many candidate subsets
@@ -225,6 +221,23 @@ class _Layout:
 
 
 # ---- the chain ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Item:
+    """A step of the chain: a group of interchangeable animals (`table` empty), or a whole
+    component given as a table of counter vectors (`groups` lists its groups)."""
+
+    members: tuple[str, ...]
+    rows: int  # bit mask over the reduced rows
+    dims: tuple[int, ...]  # 1 where the group belongs to the counter
+    tracked: int  # 1 when the group's animals are in the tracked set
+    groups: list[_Item] = field(default_factory=list)
+    close: int = 0  # rows whose last group this is
+    keep_sheep: int | None = None  # window mask of the k = 0 step (None: keep everything)
+    fwd: list[tuple[int, int, int]] = field(default_factory=list)  # (weight, mask, shift)
+    bwd: list[tuple[int, tuple[int, ...], int, int]] = field(default_factory=list)
+    # (weight, per-group k-weights, mask, shift); for a group: k >= 1 only
 
 
 def _bits(m: int) -> Iterator[int]:
@@ -491,8 +504,6 @@ class _Counter:
                     mask |= 1 << i
             dims = tuple(1 if a in s else 0 for s, _, _ in counters)
             by_key.setdefault((mask, dims, a in tfree, a if alone else ""), []).append(a)
-        from fleece.solver.mutton.chain import _Item
-
         groups = [_Item(tuple(m), k[0], k[1], 1 if k[2] else 0) for k, m in by_key.items()]
         n = len(free)
         los = tuple(lo for _, lo, _ in counters)
@@ -533,8 +544,6 @@ class _Counter:
     def _table(self, groups: list[_Item], comp: list[int]) -> _Item:
         """Step 5: a component as a table item (its groups in `groups`; `fwd`/`bwd` filled by
         `_prepare` from `_terms`)."""
-        from fleece.solver.mutton.chain import _Item
-
         gs = [groups[i] for i in comp]
         rows = 0
         for g in gs:
