@@ -34,20 +34,20 @@ from fleece.solver.mutton.engines import ENGINES, count_sets, enumerate_sets, so
 from fleece.solver.mutton.explain import explain
 from fleece.solver.mutton.facts import Fact, Kind
 from fleece.solver.mutton.inputs import problem_from_json, problem_from_record, problem_from_text
-from fleece.solver.mutton.problem import Problem, problem_from_chart
+from fleece.solver.mutton.problem import Problem, WolfTurn, problem_from_chart
 from fleece.solver.mutton.solution import Solution
 
 if TYPE_CHECKING:
-    from fleece.solver.mutton.turns import ModelPosterior, WolfTurn
+    from fleece.solver.mutton.posterior import ModelPosterior
 
 
 def __getattr__(name: str) -> Any:
-    """ModelPosterior and WolfTurn, loaded on first use (solver.mutton.turns): solving a
-    pasted chart needs neither."""
-    if name in ("ModelPosterior", "WolfTurn"):
-        from fleece.solver.mutton import turns
+    """ModelPosterior, loaded on first use (solver.mutton.posterior): solving a pasted chart
+    does not need it."""
+    if name == "ModelPosterior":
+        from fleece.solver.mutton.posterior import ModelPosterior
 
-        return getattr(turns, name)
+        return ModelPosterior
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

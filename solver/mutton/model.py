@@ -23,8 +23,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from fleece.solver.mutton.fast import iter_sets
+from fleece.solver.mutton.posterior import ModelPosterior
 from fleece.solver.mutton.problem import Problem
-from fleece.solver.mutton.turns import ModelPosterior
 
 ESCAPE_PROBABILITY = Fraction(3, 10)  # as rules.mutton.simulate.random_move
 

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fleece.rules.errors import FleeceError
 from fleece.rules.mutton.chart import Chart, Status
@@ -62,19 +62,37 @@ from fleece.solver.mutton.facts import (
 
 if TYPE_CHECKING:  # the game model loads only for board questions (kill options)
     from fleece.rules.mutton.game import GameState
-    from fleece.solver.mutton.turns import PossibleKill, WolfTurn
 
-# ---- record knowledge: PossibleKill and WolfTurn are in solver.mutton.turns ------------------
+# ---- record knowledge ----------------------------------------------------------------------
 
 
-def __getattr__(name: str) -> Any:
-    """PossibleKill and WolfTurn under their old names here (solver.mutton.turns, which a
-    pasted chart's solve does not load)."""
-    if name in ("PossibleKill", "WolfTurn"):
-        from fleece.solver.mutton import turns
+@dataclass(frozen=True)
+class PossibleKill:
+    """A kill that was legal for *some* wolf at a Wolf turn: its victim and its runners (the
+    living neighbours, i.e. the possible killers), with the number of runner placements."""
 
-        return getattr(turns, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    victim: str
+    runners: frozenset[str]
+    placements: int
+
+
+@dataclass(frozen=True)
+class WolfTurn:
+    """A Wolf move of a record with the public position before it (for D9 and the Wolf model).
+
+    `move` is `kill`, `escape` or `pass`; `animal` the victim or the escaped wolf;
+    `options` every kill that was legal for some wolf set (runners placeable, M10);
+    `alive` the living animals; `isolated` the living animals without a living neighbour
+    (the ones that could escape, M12); `escape_allowed` the escape option.
+    """
+
+    round: int
+    move: str
+    animal: str | None
+    options: tuple[PossibleKill, ...]
+    alive: frozenset[str]
+    isolated: frozenset[str]
+    escape_allowed: bool
 
 
 # ---- the problem -------------------------------------------------------------------------
@@ -227,7 +245,6 @@ def kill_options(state: GameState) -> tuple[PossibleKill, ...]:
     whose runners can be placed (M8-M10). Uses the rules model with every living animal
     treated as a hidden wolf, so the answer does not depend on who the wolves are."""
     from fleece.rules.mutton.game import Phase
-    from fleece.solver.mutton.turns import PossibleKill
 
     living = frozenset(state.living())
     probe = replace(state, wolves=living, phase=Phase.WOLF)

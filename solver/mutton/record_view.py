@@ -20,10 +20,10 @@ from fleece.rules.mutton.options import load_dictionary
 from fleece.rules.mutton.record import parse_record, replay
 from fleece.solver.mutton.problem import (
     Problem,
+    WolfTurn,
     _check_wolves,
     kill_options,
 )
-from fleece.solver.mutton.turns import WolfTurn
 
 
 def wolf_turns(start: GameState, final: GameState) -> tuple[WolfTurn, ...]:

@@ -13,16 +13,16 @@ from fleece.solver.mutton.facts import Fact, Kind
 from fleece.solver.mutton.problem import Problem
 
 if TYPE_CHECKING:
-    from fleece.solver.mutton.turns import ModelPosterior
+    from fleece.solver.mutton.posterior import ModelPosterior
 
 
 def __getattr__(name: str) -> Any:
-    """ModelPosterior under its old name here (solver.mutton.turns, which a pasted chart's
-    solve does not load)."""
+    """ModelPosterior under its old name here (solver.mutton.posterior, which a pasted
+    chart's solve does not load)."""
     if name == "ModelPosterior":
-        from fleece.solver.mutton import turns
+        from fleece.solver.mutton.posterior import ModelPosterior
 
-        return turns.ModelPosterior
+        return ModelPosterior
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
