@@ -29,7 +29,8 @@ def plant(source: Path, old: str, new: str, testfile: str, extra: list[str]) -> 
     try:
         source.write_text(text.replace(old, new), encoding="utf-8")
         run = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-n", "0",
-                              "-p", "no:cacheprovider", testfile, *extra], capture_output=True, text=True, check=False)
+                              "-p", "no:cacheprovider", testfile, *extra],
+                             capture_output=True, text=True, check=False)
     finally:
         source.write_bytes(original)
     seconds = time.perf_counter() - started
