@@ -6,7 +6,8 @@
 Cases (every time is the median of several runs; the table gives the runs):
 
 1. `fleece mutton solve examples/mutton/helppage.txt` through the CLI: wall time of the
-   subprocess, beside `fleece --help` (the start-up floor of Typer and its imports).
+   subprocess, beside `fleece --help` (the start-up floor of the command line); bench_speed.py
+   gives the same as ratios to a bare `python -c pass`.
    Target: well under 0.5 s.
 2. The heaviest chart the server's options allow: 26 animals, 13 wolves, no_reveal, 20+ kills
    (taken from simulated games, seeds 0-39: the chart with the most kills of each game, the one
