@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from fractions import Fraction
-from itertools import combinations, product
+from itertools import combinations, islice, product
 from pathlib import Path
 
 from hypothesis import given, reject, settings
@@ -156,7 +156,12 @@ def test_fast_and_csp_agree(case: tuple[Evidence, object]) -> None:
 @given(evidence_about(min_players=4, max_players=5, extra=1, min_facts=4, max_facts=10,
                       lie_rate=5, with_me=True))
 def test_fast_and_smt_agree(case: tuple[Evidence, object]) -> None:
+    """z3 lists a few hundred hand assignments a second: a rare generated file with more than
+    500 (counted cheaply by the csp engine's generator) is rejected, as the smt engine would
+    stop at its limit there and shrinking would take minutes."""
     ev, _ = case
+    if sum(1 for _ in islice(csp.assignments(ev), 501)) > 500:
+        reject()
     a = fast.solve(ev)
     assert a == smt.solve(ev)
     if a.consistent:
