@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TypeVar
@@ -158,6 +157,8 @@ def load_json(text: str, *, source: str | None = None, depth: int = MAX_JSON_DEP
     """Parse JSON input strictly: at most `depth` nested arrays/objects, MAX_INPUT_BYTES of
     text, numbers of at most MAX_JSON_DIGITS digits, no NaN/Infinity, no repeated key.
     Every failure is a ParseError with the line and column (never a RecursionError)."""
+    import json  # here, not at the top: reading a pasted chart needs no JSON (start-up)
+
     if len(text) > MAX_INPUT_BYTES:
         raise ParseError("JSON text larger than 10 MB", source=source)
     ok, at = _json_depth_ok(text, depth)
