@@ -13,9 +13,12 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
 
 from fleece.rules.errors import FleeceError, ParseError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 Handler = Callable[[argparse.Namespace], int]
 
