@@ -49,7 +49,27 @@ class Parser(argparse.ArgumentParser):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", HelpFormatter)
+        self._checking = False
         super().__init__(*args, **kwargs)
+
+    # argparse makes a help formatter for each add_argument (to check the metavar) and for
+    # add_subparsers (to name the subcommands' prog); a formatter without a width asks the
+    # terminal for one, importing shutil (and with it fnmatch, bz2, lzma). Neither use
+    # depends on the width, so a command line that prints no help never asks.
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> Any:
+        """argparse's add_argument; its metavar check formats with a fixed width."""
+        self._checking = True
+        try:
+            return super().add_argument(*args, **kwargs)
+        finally:
+            self._checking = False
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        if self._checking:  # the metavar check: _format_args reads no width
+            formatter: Any = self.formatter_class  # argparse's formatters all take a width
+            return formatter(prog=self.prog, width=80)  # type: ignore[no-any-return]
+        return super()._get_formatter()
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
         """Refuse a NUL character in any argument first (no file name can hold one; a real
@@ -66,7 +86,14 @@ class Parser(argparse.ArgumentParser):
 
     def commands(self, title: str = "commands") -> Commands:
         """The subcommands of this parser."""
-        action = self.add_subparsers(title=title, metavar="COMMAND", parser_class=Parser)
+        kwargs: dict[str, Any] = {}
+        if (self.usage is None and not self._get_positional_actions()
+                and self.prog == self.prog.strip() and "\n" not in self.prog):
+            # what argparse would compute: the usage of this parser without its options and
+            # with no positional argument, is the prog alone (formatted at any width)
+            kwargs["prog"] = self.prog
+        action = self.add_subparsers(title=title, metavar="COMMAND", parser_class=Parser,
+                                     **kwargs)
         action.required = True
         return Commands(action)
 
