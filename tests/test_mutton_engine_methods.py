@@ -13,6 +13,7 @@ wolves and cleared animals of the solution must be the brute-force ones (D1-D9, 
 from __future__ import annotations
 
 from itertools import combinations
+from random import Random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,7 +22,7 @@ from scaling import examples
 from fleece.rules.mutton.chart import Chart, ChartRow, Status
 from fleece.rules.mutton.options import ALPHABET
 from fleece.solver.mutton import Fact, Kind, Problem, advise, problem_from_chart, solve
-from fleece.solver.mutton.fast import METHODS, count_facts, reduce_facts
+from fleece.solver.mutton.fast import METHODS, brute_force, count_facts, reduce_facts
 
 
 @st.composite
@@ -103,6 +104,8 @@ def test_every_method_equals_brute_force(case: tuple[Problem, tuple[Fact, ...]])
     for method in METHODS:
         got = count_facts(problem.animals, facts, track=alive, method=method)
         assert (got.count, got.wolf_counts, got.tracked) == want, method
+        plain = count_facts(problem.animals, facts, method=method)  # no tracked animals
+        assert (plain.count, plain.wolf_counts, plain.tracked) == (*want[:2], None), method
         assert count_facts(problem.animals, facts, marginals=False,
                            method=method).count == want[0], method
 
@@ -175,3 +178,36 @@ def test_hit_branches_on_rows_and_counts_every_set_once() -> None:
     assert got.method != "hit"
     assert (got.count, got.wolf_counts, got.tracked) == brute(animals, (*facts, score), 3,
                                                               alive)
+
+
+@settings(max_examples=examples(30))
+@given(st.integers(2, 4), st.integers(6, 10), st.randoms(use_true_random=False))
+def test_hit_method_on_no_reveal_charts_of_six_runner_rounds(wolves: int, rounds: int,
+                                                             rng: Random) -> None:
+    """The charts the 'hit' method is for (no reveal, only the wolf count, rounds of six
+    runners over 16 animals): every node of its branching - the inlined last two wolves
+    included - gives brute force's count and per-animal counts, with and without tracked
+    animals."""
+    names = ALPHABET[:16]
+    truth = set(rng.sample(names, wolves))
+    alive = list(names)
+    rows = []
+    for rnd in range(1, rounds + 1):
+        living = [a for a in alive if a in truth]
+        victims = [a for a in alive if a not in truth or len(living) > 2]
+        victim = rng.choice(victims)
+        killer = rng.choice([a for a in living if a != victim])
+        others = [a for a in alive if a not in (victim, killer)]
+        rows.append(ChartRow(rnd, victim,
+                             frozenset([killer, *rng.sample(others, min(5, len(others)))])))
+        alive.remove(victim)
+    chart = Chart(names, tuple(Status.ALIVE if a in alive else Status.DEAD for a in names),
+                  tuple(rows), reveal=False)
+    problem = problem_from_chart(chart, wolves)
+    sets = brute_force(problem.animals, problem.facts, wolves)
+    per = {a: sum(a in s for s in sets) for a in names}
+    track = frozenset(problem.alive())
+    for got in (count_facts(problem.animals, problem.facts, method="hit"),
+                count_facts(problem.animals, problem.facts, method="hit", track=track)):
+        assert got.method == "hit"
+        assert (got.count, got.wolf_counts) == (len(sets), per)

@@ -399,58 +399,75 @@ def _count_hitting(red: Reduced, tracked: frozenset[str] | None, marginals: bool
     bit = {a: 1 << i for i, a in enumerate(free)}
     rows = [sum(bit[a] for a in r) for r in red.rows]
     tmask = sum(bit[a] for a in tracked if a in bit) if tracked is not None else 0
-    chosen_w: dict[int, int] = {}  # chosen wolves -> sets through them
+    # Per-animal counts without listing the leaves' wolf sets: a node that makes animal b a
+    # wolf adds the number of sets below it to b (bit_w); a leaf's free candidates add
+    # C(m-1, r-1) each (cand_w, by candidate mask), the last wolf's candidates 1 each (last_w).
+    bit_w: dict[int, int] = {}  # a chosen wolf's bit -> sets through that choice
     cand_w: dict[int, int] = {}  # candidates left -> sets with each one of them a wolf
+    last_w: dict[int, int] = {}  # the last wolf's candidates -> nodes with those candidates
     seen: set[tuple[int, int]] = set()  # (fewest, most) tracked wolves of some leaf
-    total = 0
 
-    def leaf(chosen: int, cand: int, j: int) -> None:
-        nonlocal total
+    def leaf(chosen: int, cand: int, j: int) -> int:
         m = cand.bit_count()
+        sub = 0
         for k in range(max(lo, j), hi + 1):
             r = k - j
             if r > m:
                 break
-            n = comb(m, r)
-            total += n
-            if marginals:
-                chosen_w[chosen] = chosen_w.get(chosen, 0) + n
-                if r:
-                    cand_w[cand] = cand_w.get(cand, 0) + comb(m - 1, r - 1)
+            sub += comb(m, r)
+            if marginals and r:
+                cand_w[cand] = cand_w.get(cand, 0) + comb(m - 1, r - 1)
             if tracked is not None:
                 t = (chosen & tmask).bit_count()
                 mt = (cand & tmask).bit_count()
                 seen.add((t + max(0, r - (m - mt)), t + min(r, mt)))
+        return sub
 
-    def branch(open_rows: list[int], cand: int, chosen: int, j: int) -> None:
-        nonlocal total
+    def branch(open_rows: list[int], cand: int, chosen: int, j: int) -> int:
+        """The number of sets below this node (chosen wolves, candidates left)."""
         if not open_rows:
-            leaf(chosen, cand, j)
-            return
+            return leaf(chosen, cand, j)
         if j == hi:
-            return
+            return 0
         if j == hi - 1:  # the last wolf: any candidate in every open row, nothing after it
             last = cand
             for r in open_rows:
                 last &= r
-            while last:
-                b = last & -last
-                last ^= b
-                total += 1
-                if marginals:
-                    chosen_w[chosen | b] = chosen_w.get(chosen | b, 0) + 1
-                if tracked is not None:
-                    t = ((chosen | b) & tmask).bit_count()
+            if not last:
+                return 0
+            if marginals:  # each animal of `last` is the last wolf of one set
+                last_w[last] = last_w.get(last, 0) + 1
+            if tracked is not None:  # the tracked wolves: the chosen ones, + 1 if b is tracked
+                t = (chosen & tmask).bit_count()
+                if last & tmask:
+                    seen.add((t + 1, t + 1))
+                if last & ~tmask:
                     seen.add((t, t))
-            return
+            return last.bit_count()
         row = min((r & cand for r in open_rows), key=int.bit_count)
+        sub = 0
         while row:
             b = row & -row
             row ^= b
-            branch([r for r in open_rows if not r & b], cand & ~b, chosen | b, j + 1)
+            rest = [r for r in open_rows if not r & b]
+            if rest and j == hi - 2 and tracked is None:
+                # the last wolf, inline (the common case of the deepest level)
+                last = cand & ~b
+                for r in rest:
+                    last &= r
+                n = last.bit_count()
+                if n and marginals:
+                    last_w[last] = last_w.get(last, 0) + 1
+            else:
+                n = branch(rest, cand & ~b, chosen | b, j + 1)
+            if n:
+                sub += n
+                if marginals:
+                    bit_w[b] = bit_w.get(b, 0) + n
             cand &= ~b  # later branches: this animal is a sheep
+        return sub
 
-    branch(rows, sum(bit.values()), 0, 0)
+    total = branch(rows, sum(bit.values()), 0, 0)
     if not total:
         return Counts(0, zero, None, "hit")
     wolf_counts = dict(zero)
@@ -458,12 +475,13 @@ def _count_hitting(red: Reduced, tracked: frozenset[str] | None, marginals: bool
         wolf_counts[a] = total
     if marginals:
         per = [0] * len(free)
-        for weights in (chosen_w, cand_w):
-            for mask, w in weights.items():
-                while mask:
-                    b = mask & -mask
-                    per[b.bit_length() - 1] += w
-                    mask ^= b
+        for b, w in bit_w.items():
+            per[b.bit_length() - 1] += w
+        for mask, w in (*cand_w.items(), *last_w.items()):
+            while mask:
+                b = mask & -mask
+                per[b.bit_length() - 1] += w
+                mask ^= b
         for a, n in zip(free, per, strict=True):
             wolf_counts[a] = n
     rng = None
