@@ -23,13 +23,13 @@ import random
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import Phase, event, given, settings
 from hypothesis import strategies as st
+from mutton_strategies import chart_problems as mutton_charts
 from rich.console import Console
 from scaling import examples
 
@@ -44,12 +44,11 @@ from fleece.commands.mutton_view import (
     plain_report,
     print_report,
 )
-from fleece.rules.mutton.chart import Chart, ChartRow, Status
 from fleece.rules.mutton.game import GameState
-from fleece.rules.mutton.options import ALPHABET, RuleSet, Weapon
+from fleece.rules.mutton.options import RuleSet, Weapon
 from fleece.rules.mutton.record import format_record
 from fleece.rules.mutton.simulate import FarmerPolicy, random_move
-from fleece.solver.mutton import analyse, problem_from_chart, problem_from_record
+from fleece.solver.mutton import analyse, problem_from_record
 from fleece.solver.mutton.problem import Problem
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -206,32 +205,11 @@ def check_report(problem: Problem, width: int) -> None:
         assert plain == rich
 
 
-@st.composite
-def chart_problems(draw: st.DrawFn) -> Problem:
-    """A random kill chart (revealed or not, with escapes, scores, notes from a dictionary),
-    consistent or not."""
-    n = draw(st.integers(3, 26))
-    animals = ALPHABET[:n]
-    reveal = draw(st.booleans())
-    choices = ([Status.ALIVE] * 3 + [Status.DEAD_SHEEP, Status.DEAD_WOLF, Status.ESCAPED]
-               if reveal else [Status.ALIVE] * 3 + [Status.DEAD, Status.ESCAPED])
-    status = [draw(st.sampled_from(choices)) for _ in animals]
-    dead = [a for a, s in zip(animals, status, strict=True) if s.dead]
-    victims = draw(st.lists(st.sampled_from(dead), unique=True, max_size=len(dead))) \
-        if dead else []
-    rows = []
-    for i, v in enumerate(victims):
-        runners = draw(st.sets(st.sampled_from([a for a in animals if a != v]), min_size=1,
-                               max_size=8))
-        rows.append(ChartRow(i + 1, v, frozenset(runners)))
-    score = draw(st.none() | st.integers(0, n))
-    chart = Chart(animals, tuple(status), tuple(rows), reveal=reveal, score=score)
-    k = draw(st.integers(1, max(1, min(6, n // 2))))
-    words = None
-    if n <= 12 and draw(st.integers(0, 4)) == 0:
-        pool = [frozenset(c) for c in combinations(animals, k)]
-        words = frozenset(draw(st.lists(st.sampled_from(pool), max_size=8)))
-    return problem_from_chart(chart, k, dictionary=words)
+def chart_problems() -> st.SearchStrategy[Problem]:
+    """Random charts of 3-26 animals with up to 8 runners a round and 6 wolves (dictionaries
+    only up to 12 animals)."""
+    return mutton_charts(min_animals=3, max_animals=26, max_runners=8, max_wolves=6,
+                         max_word_animals=12)
 
 
 @settings(max_examples=examples(60))

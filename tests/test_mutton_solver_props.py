@@ -20,9 +20,10 @@ from itertools import combinations
 
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from mutton_strategies import chart_problems as mutton_charts
 from scaling import examples
 
-from fleece.rules.mutton.chart import Chart, ChartRow, Status, farmer_chart
+from fleece.rules.mutton.chart import Status, farmer_chart
 from fleece.rules.mutton.game import GameState, Phase
 from fleece.rules.mutton.moves import WolfPass
 from fleece.rules.mutton.options import ALPHABET, RuleSet, Weapon
@@ -84,30 +85,9 @@ def semantic_sets(problem: Problem, pass_states: list[GameState] = ()  # type: i
 # ---- random abstract charts --------------------------------------------------------------------
 
 
-@st.composite
-def abstract_problems(draw: st.DrawFn) -> Problem:
-    n = draw(st.integers(4, 9))
-    animals = ALPHABET[:n]
-    reveal = draw(st.booleans())
-    choices = ([Status.ALIVE] * 3 + [Status.DEAD_SHEEP, Status.DEAD_WOLF, Status.ESCAPED]
-               if reveal else [Status.ALIVE] * 3 + [Status.DEAD, Status.ESCAPED])
-    status = [draw(st.sampled_from(choices)) for _ in animals]
-    dead = [a for a, s in zip(animals, status, strict=True) if s.dead]
-    victims = draw(st.lists(st.sampled_from(dead), unique=True, max_size=len(dead))) \
-        if dead else []
-    rows = []
-    for i, v in enumerate(victims):
-        runners = draw(st.sets(st.sampled_from([a for a in animals if a != v]), min_size=1,
-                               max_size=4))
-        rows.append(ChartRow(i + 1, v, frozenset(runners)))
-    score = draw(st.none() | st.integers(0, n))
-    chart = Chart(animals, tuple(status), tuple(rows), reveal=reveal, score=score)
-    k = draw(st.integers(1, n // 2))
-    words = None
-    if draw(st.integers(0, 4)) == 0:
-        pool = [frozenset(c) for c in combinations(animals, k)]
-        words = frozenset(draw(st.lists(st.sampled_from(pool), max_size=8)))
-    return problem_from_chart(chart, k, dictionary=words)
+def abstract_problems() -> st.SearchStrategy[Problem]:
+    """Random charts of 4-9 animals with up to 4 runners a round."""
+    return mutton_charts()
 
 
 @given(abstract_problems())
