@@ -149,20 +149,27 @@ def int_in(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]
 MAX_SECONDS = 7 * 86400
 
 
+def parse_seconds(text: str, limit: float, *, strip: bool = False) -> float:
+    """A positive number of seconds up to `limit` (ASCII digits with an optional decimal
+    fraction; surrounding blanks allowed with `strip`), else an ArgumentTypeError in one
+    line: the one reader of every seconds option."""
+    t = text.strip() if strip else text
+    whole_part, _, frac = t.partition(".")
+    if not t.isascii() or not whole_part.isdigit() or (frac and not frac.isdigit()):
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of seconds")
+    if len(whole_part.lstrip("0")) > 7 or len(frac) > 6:
+        raise argparse.ArgumentTypeError(f"{t[:20]}{'...' if len(t) > 20 else ''} "
+                                         "is far too large or too precise a number of seconds")
+    value = float(t)
+    if not 0 < value <= limit:
+        raise argparse.ArgumentTypeError(f"{t} is out of range (0 < seconds <= {limit:g})")
+    return value
+
+
 def seconds(text: str) -> float:
     """An argparse `type` for a positive number of seconds (ASCII digits with an optional
     decimal fraction, at most a week)."""
-    whole_part, _, frac = text.partition(".")
-    if not text.isascii() or not whole_part.isdigit() or (frac and not frac.isdigit()):
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of seconds")
-    if len(whole_part.lstrip("0")) > 7 or len(frac) > 6:
-        raise argparse.ArgumentTypeError(f"{text[:20]}{'...' if len(text) > 20 else ''} "
-                                         "is far too large or too precise a number of seconds")
-    value = float(text)
-    if not 0 < value <= MAX_SECONDS:
-        raise argparse.ArgumentTypeError(f"{text} is out of range (0 < seconds <= "
-                                         f"{MAX_SECONDS})")
-    return value
+    return parse_seconds(text, MAX_SECONDS)
 
 
 LISTING_BUDGET = 15.0  # seconds: the csp and smt engines list every answer; fast has no limit

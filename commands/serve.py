@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-from fleece.commands.base import Parser, int_in
+from fleece.commands.base import Parser, int_in, parse_seconds
 
 APP_MODULE = "fleece.web.app"
 MAX_BUDGET = 3600.0
@@ -18,18 +18,8 @@ MAX_BUDGET = 3600.0
 
 def budget_seconds(text: str) -> float:
     """A per-request budget: a positive number of seconds (ASCII digits, an optional
-    fraction), at most an hour."""
-    t = text.strip()
-    head, _, frac = t.partition(".")
-    if not t.isascii() or not head.isdigit() or (frac and not frac.isdigit()):
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of seconds")
-    if len(head.lstrip("0")) > 7 or len(frac) > 6:
-        raise argparse.ArgumentTypeError(f"{t[:20]}{'...' if len(t) > 20 else ''} is far too "
-                                         "large or too precise a number of seconds")
-    value = float(t)
-    if not 0 < value <= MAX_BUDGET:
-        raise argparse.ArgumentTypeError(f"{t} is out of range (0 < seconds <= 3600)")
-    return value
+    fraction, surrounding blanks allowed), at most an hour."""
+    return parse_seconds(text, MAX_BUDGET, strip=True)
 
 
 def build(parser: Parser, argv: list[str]) -> None:

@@ -10,10 +10,12 @@ from typing import Any
 from fleece.commands.base import (
     EXIT_OK,
     EXIT_RESULT,
+    MAX_SECONDS,
     Parser,
     choice,
     echo,
     int_in,
+    parse_seconds,
     print_json,
     read_input,
     write_output,
@@ -26,15 +28,9 @@ SEARCH_BUDGET = 15.0  # default seconds of solve and perft: a command never runs
 
 
 def seconds(text: str) -> float:
-    """A positive number of seconds (ASCII digits, an optional fraction), at most a week."""
-    t = text.strip()
-    whole, _, frac = t.partition(".")
-    if not t.isascii() or not whole.isdigit() or (frac and not frac.isdigit()) or len(t) > 12:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of seconds")
-    value = float(t)
-    if not 0 < value <= 7 * 86400:
-        raise argparse.ArgumentTypeError(f"{t} is out of range (0 < seconds <= 604800)")
-    return value
+    """A positive number of seconds (ASCII digits, an optional fraction, surrounding blanks
+    allowed), at most a week."""
+    return parse_seconds(text, MAX_SECONDS, strip=True)
 
 
 def _rule_options(p: Parser, *, position: bool = True) -> None:
