@@ -50,6 +50,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
+from timing import median_time  # noqa: E402
+
 from fleece.rules.mutton.chart import Chart, ChartRow, Status  # noqa: E402
 from fleece.rules.mutton.options import ALPHABET  # noqa: E402
 
@@ -59,14 +61,7 @@ CHECKS: list[tuple[str, bool]] = []
 def median_cpu(fn: Any, runs: int, *, warmup: bool = False) -> float:
     """Median CPU time of this process (time.process_time) over `runs` calls of `fn`: on a
     shared machine it leaves out the time spent waiting for a core."""
-    if warmup:
-        fn()
-    times = []
-    for _ in range(runs):
-        t = time.process_time()
-        fn()
-        times.append(time.process_time() - t)
-    return statistics.median(times)
+    return median_time(fn, runs, warmup=warmup, clock=time.process_time)
 
 
 def check(what: str, ok: bool) -> None:
