@@ -44,13 +44,17 @@ def _rule_options(p: Parser, *, position: bool = True) -> None:
                                 "'W.W/.../......./SSSSSSS/SSSSSSS/SSS/SSS w'")
     p.add_argument("--wolf", action="append", metavar="POINT",
                    help="a wolf's start point (repeat for two wolves; U6, U9)")
+    _movement_options(p, "a repeated position does not end the game (U7)")
+
+
+def _movement_options(p: argparse.ArgumentParser, repetition_help: str) -> None:
+    """The rule options of U1, U6 and U7 (every command's and verify's)."""
     p.add_argument("--orthogonal", action="store_true", help="no diagonal lines (U1)")
     p.add_argument("--wolf-diagonal-captures-only", action="store_true",
                    help="wolves use diagonals only to capture (U6)")
     p.add_argument("--sheep-orthogonal", action="store_true",
                    help="sheep never move diagonally (U6)")
-    p.add_argument("--no-repetition-draw", action="store_true",
-                   help="a repeated position does not end the game (U7)")
+    p.add_argument("--no-repetition-draw", action="store_true", help=repetition_help)
 
 
 def _state(args: argparse.Namespace) -> Any:
@@ -343,14 +347,8 @@ def verify_options(parser: Parser) -> None:
     parser.add_argument("--samples", type=int_in(0, 100_000), default=None,
                         help="random positions in the Python-vs-Z3 cross-check "
                              "(default 12 quick, 120 full)")
-    parser.add_argument("--orthogonal", action="store_true", help="no diagonal lines (U1)")
-    parser.add_argument("--wolf-diagonal-captures-only", action="store_true",
-                        help="wolves use diagonals only to capture (U6)")
-    parser.add_argument("--sheep-orthogonal", action="store_true",
-                        help="sheep never move diagonally (U6)")
-    parser.add_argument("--no-repetition-draw", action="store_true",
-                        help="verify the rules without U7's repetition draw (then the gap "
-                             "ULV-NO-END gates the run)")
+    _movement_options(parser, "verify the rules without U7's repetition draw (then the gap "
+                              "ULV-NO-END gates the run)")
 
 
 def verify_config(args: argparse.Namespace, package: Any) -> Any:
