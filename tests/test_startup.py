@@ -8,6 +8,7 @@ flaky on a shared machine) but printed by benchmarks/bench_speed.py.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import subprocess
@@ -30,14 +31,31 @@ HEAVY = (*HEAVY_LIBS, "multiprocessing", "concurrent", "asyncio", "sqlite3", "xm
 _LINE = re.compile(r"import time:\s+\d+ \|\s+\d+ \|(\s*)(\S+)")
 
 
-def imported(*args: str) -> tuple[set[str], subprocess.CompletedProcess[str]]:
-    """The modules `python -X importtime -m fleece ARGS` imports, and the finished run."""
+def _importtime(*args: str) -> tuple[set[str], subprocess.CompletedProcess[str]]:
+    """The modules `python -X importtime ARGS` imports, and the finished run."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("FLEECE_")}
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "fleece", *args],
+    proc = subprocess.run([sys.executable, "-X", "importtime", *args],
                           capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
     names = {m.group(2) for m in map(_LINE.match, proc.stderr.splitlines()) if m}
     assert names, "no -X importtime output"
     return names, proc
+
+
+@functools.cache
+def interpreter_floor() -> frozenset[str]:
+    """What a bare `python -c pass` imports here: the interpreter's own start-up, including
+    any `.pth` hooks of this installation (a CI image's certificate hook imports `tempfile`,
+    hence `random`). Fleece is not charged for these."""
+    names, proc = _importtime("-c", "pass")
+    assert proc.returncode == 0
+    return frozenset(names)
+
+
+def imported(*args: str) -> tuple[set[str], subprocess.CompletedProcess[str]]:
+    """The modules `python -X importtime -m fleece ARGS` imports beyond the interpreter's own
+    start-up, and the finished run."""
+    names, proc = _importtime("-m", "fleece", *args)
+    return names - interpreter_floor(), proc
 
 
 def heavy_in(names: set[str], extra: tuple[str, ...] = (), banned: tuple[str, ...] = HEAVY
