@@ -11,6 +11,7 @@ both the proofs and the cross-check against the Python model.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -119,6 +120,9 @@ class ZState:
     hidden: Expr
     concrete: bool = False
     memo: dict[tuple[object, ...], Any] = field(default_factory=dict, repr=False, compare=False)
+    #: The constants of a concrete state, so that formulas over them can be folded once per
+    #: distinct set of constants (see `runner`) instead of once per position.
+    consts: Concrete | None = field(default=None, repr=False, compare=False)
 
     @property
     def n(self) -> int:
@@ -192,7 +196,7 @@ class Concrete:
             bused=z3.BoolVal(self.berserk_used), n_alive=z3.IntVal(alive),
             n_dead=z3.IntVal(dead), n_esc=z3.IntVal(esc),
             score=z3.IntVal(dead_sheep + ESCAPE_BONUS * esc), hidden=z3.IntVal(hidden),
-            concrete=True,
+            concrete=True, consts=self,
         )
 
     @property
@@ -307,12 +311,25 @@ def runner(s: ZState, p: int, a: int) -> Expr:
     if key not in s.memo:
         if a == p:
             e = z3.BoolVal(False)
+        elif s.consts is not None:  # the same formula over constants, folded once per values
+            e = _folded_runner(s.consts.status[a], s.consts.cells[a], s.consts.cells[p])
         else:
             e = z3.And(s.alive(a), s.near(a, s.r[p], s.d[p]))
-            if s.concrete:  # fold constants once, so formulas over a position stay small
-                e = z3.simplify(e)
         s.memo[key] = e
     return s.memo[key]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _folded_runner(status: int, cell: tuple[int, int] | None, dead: tuple[int, int] | None
+                   ) -> Expr:
+    """`runner` built from constants exactly as `Concrete.to_z3` states them and simplified:
+    a pure function of the constants, so concrete positions share the folded result (building
+    the formula anew for every animal pair of every position dominated the cross-check)."""
+    r, d = cell or (-1, -1)
+    rp, dp = dead or (-1, -1)
+    e = z3.And(z3.IntVal(status) == ALIVE,
+               adjacent(z3.IntVal(r), z3.IntVal(d), z3.IntVal(rp), z3.IntVal(dp)))
+    return z3.simplify(e)
 
 
 def _blocks(s: ZState, p: int, b: int) -> Expr:
@@ -348,8 +365,10 @@ def placement(v: Variant, s: ZState, p: int, dest: list[tuple[Expr, Expr]]) -> E
 
 def kill_target(s: ZState, p: int) -> Expr:
     """Animal `p` is alive and next to a living wolf other than itself (M8)."""
+    # over constants a runner that folded to False adds nothing to the disjunction
     return z3.And(s.alive(p), z3.Or([z3.And(s.wolf[a], runner(s, p, a))
-                                     for a in range(s.n) if a != p]))
+                                     for a in range(s.n) if a != p
+                                     and not (s.concrete and z3.is_false(runner(s, p, a)))]))
 
 
 def _apply(s: ZState, deltas: dict[str, list[Expr]], **changes: Any) -> ZState:
@@ -357,6 +376,7 @@ def _apply(s: ZState, deltas: dict[str, list[Expr]], **changes: Any) -> ZState:
     fields = dict(s.__dict__)
     fields["memo"] = {}
     fields["concrete"] = False
+    fields["consts"] = None
     for c in COUNTERS:
         ds = deltas.get(c)
         if ds:
