@@ -51,10 +51,6 @@ def _hands(deck: tuple[Card, ...]) -> list[Hand]:
             if a != b or supply[a] >= 2]
 
 
-def _chars(dom: set[Hand]) -> str:
-    return "/".join(sorted({character_of(h).value for h in dom}))
-
-
 class _Empty(Exception):
     pass
 
@@ -81,100 +77,145 @@ def _look_ok(f: Fact, viewer: Hand, target: Hand) -> bool:
     return True
 
 
-def _round(ev: Evidence, dom: dict[int, set[Hand]], level: Grade,
-           log: list[tuple[str, str]] | None) -> bool:
-    """One pass of every rule up to `level`; True when something changed."""
-    changed = False
+Dom = dict[int, set[int]]
+"""Per seat, the numbers (indices into `_Rules.hands`) of the hands it may hold."""
 
-    def cut(seat: int, keep: set[Hand], rule: str, why: str) -> None:
-        nonlocal changed
-        if keep == dom[seat]:
-            return
-        if not keep:
-            raise _Empty(why)
-        before = _chars(dom[seat])
-        dom[seat] = keep
-        changed = True
-        if log is not None:
-            after = _chars(keep)
-            note = f"seat {seat} is {after}" if after != before else f"seat {seat}'s hand narrows"
-            log.append((rule, f"{why}: {note}"))
 
-    for f in ev.facts:
-        for seat in dom:
+class _Rules:
+    """The named rules over one evidence file, on hand numbers instead of card pairs.
+
+    A seat fact depends on the seat's hand alone and an announcement on the viewer's and the
+    target's hands alone, so each verdict is worked out the first time it is asked and reused
+    by every later pass and case-split trial; hands are numbered so that the many set
+    operations hash small integers instead of card objects.
+    """
+
+    def __init__(self, ev: Evidence) -> None:
+        self.ev = ev
+        self.hands = _hands(ev.deck)
+        self.char = [character_of(h) for h in self.hands]
+        self.cards = [Counter(h) for h in self.hands]
+        self.order = [(h[0].sort_key(), h[1].sort_key()) for h in self.hands]
+        self.supply = Counter(ev.deck)
+        self.unary: dict[tuple[int, int], frozenset[int]] = {}
+        self.look: dict[int, dict[tuple[int, int], bool]] = {}
+
+    def chars(self, dom: set[int]) -> str:
+        """The characters a set of hands allows, as `sheep/wolf`."""
+        return "/".join(sorted({self.char[i].value for i in dom}))
+
+    def done(self, dom: Dom, q: int) -> bool:
+        """The question has its answer from the characters still possible."""
+        poss = {s: {self.char[i] for i in d} for s, d in dom.items()}
+        return answer_from(poss, q) is not None
+
+    def allowed(self, k: int, seat: int) -> frozenset[int]:
+        """The hands of `seat` that satisfy fact number `k` (a fact about one seat)."""
+        ok = self.unary.get((k, seat))
+        if ok is None:
+            f = self.ev.facts[k]
+            ok = self.unary[(k, seat)] = frozenset(
+                i for i, h in enumerate(self.hands) if _unary(f, seat, h))
+        return ok
+
+    def look_ok(self, k: int, viewer: int, target: int) -> bool:
+        """The announcement of fact number `k` fits the viewer's and the target's hands."""
+        table = self.look.setdefault(k, {})
+        ok = table.get((viewer, target))
+        if ok is None:
+            ok = table[(viewer, target)] = _look_ok(self.ev.facts[k], self.hands[viewer],
+                                                    self.hands[target])
+        return ok
+
+    def round(self, dom: Dom, level: Grade, log: list[tuple[str, str]] | None) -> bool:
+        """One pass of every rule up to `level`; True when something changed."""
+        changed = False
+
+        def cut(seat: int, keep: set[int], rule: str, why: str | Fact) -> None:
+            nonlocal changed
+            if keep == dom[seat]:
+                return
+            reason = why if isinstance(why, str) else fact_line(why)
+            if not keep:
+                raise _Empty(reason)
+            before = self.chars(dom[seat])
+            dom[seat] = keep
+            changed = True
+            if log is not None:
+                after = self.chars(keep)
+                note = (f"seat {seat} is {after}" if after != before
+                        else f"seat {seat}'s hand narrows")
+                log.append((rule, f"{reason}: {note}"))
+
+        for k, f in enumerate(self.ev.facts):
             if not isinstance(f, LookFact):
-                cut(seat, {h for h in dom[seat] if _unary(f, seat, h)}, "seat facts",
-                    fact_line(f))
-        if isinstance(f, LookFact | SawFact) and f.viewer in dom and f.target in dom:
-            cut(f.target, {t for t in dom[f.target]
-                           if any(_look_ok(f, v, t) for v in dom[f.viewer])},
-                "announcement", fact_line(f))
-            cut(f.viewer, {v for v in dom[f.viewer]
-                           if any(_look_ok(f, v, t) for t in dom[f.target])},
-                "announcement", fact_line(f))
-    if level >= Grade.MEDIUM and not changed:
-        supply = Counter(ev.deck)
-        sure: dict[int, Counter[Card]] = {}
-        for s, d in dom.items():
-            common: Counter[Card] | None = None
-            for h in d:
-                common = Counter(h) if common is None else common & Counter(h)
-            sure[s] = common or Counter()
-        for s in dom:
-            others: Counter[Card] = Counter()
-            for t, c in sure.items():
-                if t != s:
-                    others += c
-            keep = {h for h in dom[s] if all(others[c] + n <= supply[c]
-                                             for c, n in Counter(h).items())}
-            cut(s, keep, "card count", "the cards the other seats surely hold use up the deck")
-    return changed
+                for seat in dom:
+                    cut(seat, dom[seat] & self.allowed(k, seat), "seat facts", f)
+            if isinstance(f, LookFact | SawFact) and f.viewer in dom and f.target in dom:
+                cut(f.target, {t for t in dom[f.target]
+                               if any(self.look_ok(k, v, t) for v in dom[f.viewer])},
+                    "announcement", f)
+                cut(f.viewer, {v for v in dom[f.viewer]
+                               if any(self.look_ok(k, v, t) for t in dom[f.target])},
+                    "announcement", f)
+        if level >= Grade.MEDIUM and not changed:
+            sure: dict[int, Counter[Card]] = {}
+            for s, d in dom.items():
+                common: Counter[Card] | None = None
+                for h in d:
+                    common = Counter(self.cards[h]) if common is None else common & self.cards[h]
+                sure[s] = common or Counter()
+            for s in dom:
+                others: Counter[Card] = Counter()
+                for t, c in sure.items():
+                    if t != s:
+                        others += c
+                keep = {h for h in dom[s] if all(others[c] + n <= self.supply[c]
+                                                 for c, n in self.cards[h].items())}
+                cut(s, keep, "card count",
+                    "the cards the other seats surely hold use up the deck")
+        return changed
 
+    def settle(self, dom: Dom, level: Grade) -> None:
+        """Apply the rules up to `level` until nothing changes (no log: a trial)."""
+        while self.round(dom, level, None):
+            pass
 
-def _settle(ev: Evidence, dom: dict[int, set[Hand]], level: Grade,
-            log: list[tuple[str, str]] | None) -> None:
-    while _round(ev, dom, level, log):
-        pass
-
-
-def _done(dom: dict[int, set[Hand]], q: int) -> bool:
-    poss = {s: {character_of(h) for h in d} for s, d in dom.items()}
-    return answer_from(poss, q) is not None
+    def case_split(self, dom: Dom, log: list[tuple[str, str]]) -> bool:
+        """Rule out one hand of the seat with fewest hands whose trial leads to a contradiction."""
+        for s in sorted(dom, key=lambda t: len(dom[t])):
+            if len(dom[s]) < 2:
+                continue
+            for h in sorted(dom[s], key=lambda x: self.order[x]):
+                trial = {t: set(d) for t, d in dom.items()}
+                trial[s] = {h}
+                try:
+                    self.settle(trial, Grade.MEDIUM)
+                except _Empty as exc:
+                    dom[s] = dom[s] - {h}
+                    a, b = self.hands[h]
+                    log.append(("case split", f"if seat {s} held {a} and {b}, then "
+                                f"{exc}: impossible; seat {s} is {self.chars(dom[s])}"))
+                    return True
+        return False
 
 
 def human_solve(ev: Evidence, q: int, max_grade: Grade = Grade.HARD) -> WoofSolution:
     """Narrow each seat's possible hands with the named rules, easiest first, up to `max_grade`."""
-    hands = _hands(ev.deck)
-    dom = {s: set(hands) for s in ev.table.seat_numbers}
+    rules = _Rules(ev)
+    dom: Dom = {s: set(range(len(rules.hands))) for s in ev.table.seat_numbers}
     log: list[tuple[str, str]] = []
     try:
-        while not _done(dom, q):
-            if _round(ev, dom, Grade.EASY, log):
+        while not rules.done(dom, q):
+            if rules.round(dom, Grade.EASY, log):
                 continue
-            if max_grade >= Grade.MEDIUM and _round(ev, dom, Grade.MEDIUM, log):
+            if max_grade >= Grade.MEDIUM and rules.round(dom, Grade.MEDIUM, log):
                 continue
-            if max_grade >= Grade.HARD and _case_split(ev, dom, log):
+            if max_grade >= Grade.HARD and rules.case_split(dom, log):
                 continue
             break
     except _Empty:
         return WoofSolution(tuple(WoofStep(r, w) for r, w in log), False, None)
-    solved = _done(dom, q)
+    solved = rules.done(dom, q)
     grade = max((WOOF_RULES[r] for r, _ in log), default=Grade.EASY) if solved else None
     return WoofSolution(tuple(WoofStep(r, w) for r, w in log), solved, grade)
-
-
-def _case_split(ev: Evidence, dom: dict[int, set[Hand]], log: list[tuple[str, str]]) -> bool:
-    for s in sorted(dom, key=lambda t: len(dom[t])):
-        if len(dom[s]) < 2:
-            continue
-        for h in sorted(dom[s], key=lambda x: (x[0].sort_key(), x[1].sort_key())):
-            trial = {t: set(d) for t, d in dom.items()}
-            trial[s] = {h}
-            try:
-                _settle(ev, trial, Grade.MEDIUM, None)
-            except _Empty as exc:
-                dom[s] = dom[s] - {h}
-                log.append(("case split", f"if seat {s} held {h[0]} and {h[1]}, then "
-                            f"{exc}: impossible; seat {s} is {_chars(dom[s])}"))
-                return True
-    return False
