@@ -45,6 +45,7 @@ class WoofSolution:
 
 
 def _hands(deck: tuple[Card, ...]) -> list[Hand]:
+    """Every two-card hand the deck can deal, in a fixed order (their numbers below)."""
     kinds = sorted(set(deck), key=Card.sort_key)
     supply = Counter(deck)
     return [make_hand(a, b) for a, b in combinations_with_replacement(kinds, 2)
@@ -52,10 +53,11 @@ def _hands(deck: tuple[Card, ...]) -> list[Hand]:
 
 
 class _Empty(Exception):
-    pass
+    """A seat has no hand left: the evidence (or a case-split trial) is contradictory."""
 
 
 def _unary(f: Fact, seat: int, h: Hand) -> bool:
+    """Hand `h` of `seat` agrees with fact `f` (true for facts about other seats)."""
     from fleece.solver.woof.model import ask_ok, hand_ok, saw_weight
 
     if isinstance(f, HandFact):
@@ -68,6 +70,7 @@ def _unary(f: Fact, seat: int, h: Hand) -> bool:
 
 
 def _look_ok(f: Fact, viewer: Hand, target: Hand) -> bool:
+    """The look or sighting `f` can happen with these viewer and target hands."""
     from fleece.solver.woof.model import look_weight, saw_viewer_ok
 
     if isinstance(f, LookFact):
