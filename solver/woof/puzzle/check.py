@@ -7,32 +7,38 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from fleece.rules.woof.cards import Character
 from fleece.rules.woof.evidence import Evidence
 from fleece.solver.puzzles.core import Grade
 from fleece.solver.woof.puzzle.answer import answer_from, question_text, without
 from fleece.solver.woof.puzzle.human import human_solve
 
+Possible = dict[int, set[Character]]
+"""Per seat, the characters some consistent deal gives it (z3's answer)."""
 
-def z3_answer(ev: Evidence, q: int) -> tuple[str | None, list[int]]:
+
+def z3_answer(ev: Evidence, q: int, first: Possible | None = None
+              ) -> tuple[str | None, list[int]]:
     """The answer and the redundant fact indices, decided with the z3 engine of the Woof solver
-    (independent of the fast engine the generator uses)."""
+    (independent of the fast engine the generator uses). `first`: z3's possible characters of
+    the whole evidence when the caller has them already."""
     from fleece.solver.woof.smt import possible_characters
 
-    def ans(e: Evidence) -> str | None:
-        return answer_from({s: set(cs) for s, cs in possible_characters(e).items()}, q)
+    def ans(poss: Possible) -> str | None:
+        return answer_from({s: set(cs) for s, cs in poss.items()}, q)
 
-    a = ans(ev)
+    a = ans(first if first is not None else possible_characters(ev))
     if a is None:
         return None, []
-    return a, [i for i in range(len(ev.facts)) if ans(without(ev, i)) == a]
+    return a, [i for i in range(len(ev.facts)) if ans(possible_characters(without(ev, i))) == a]
 
 
-def z3_consistent(ev: Evidence) -> bool:
+def z3_consistent(ev: Evidence, first: Possible | None = None) -> bool:
     """True when some deal fits the evidence (z3): a puzzle with no answer at all is told
     apart from one with several."""
     from fleece.solver.woof.smt import possible_characters
 
-    return all(possible_characters(ev).values())
+    return all((first if first is not None else possible_characters(ev)).values())
 
 
 @dataclass(frozen=True)
@@ -49,12 +55,15 @@ def check_puzzle(ev: Evidence, q: int, labelled: Grade | None, claimed: str | No
                  name: str) -> WoofVerdict:
     """Uniqueness and minimality with z3, the grade with the rule-limited solver, and the
     labelled grade and the solution file's answer (`claimed`, None when there is no file)."""
-    ans, redundant = z3_answer(ev, q)
+    from fleece.solver.woof.smt import possible_characters
+
+    first = possible_characters(ev)  # one z3 pass serves the answer and the consistency
+    ans, redundant = z3_answer(ev, q, first)
     ok = ans is not None and not redundant
     lines = [f"{name}: {question_text(q)}"]
     data: dict[str, Any] = {"question": question_text(q), "unique": ans is not None,
                             "answer": ans}
-    if ans is None and not z3_consistent(ev):
+    if ans is None and not z3_consistent(ev, first):
         data["consistent"] = False
         lines.append("answer: NONE (no deal fits the evidence, z3)")
         return WoofVerdict(tuple(lines), False, data)
