@@ -94,6 +94,20 @@ def run_child(cmd: Sequence[str]) -> tuple[float, float]:
     return wall, usage.ru_utime + usage.ru_stime
 
 
+def interleaved(cmds: dict[str, list[str]], runs: int
+                ) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Wall and CPU times of `runs` rounds, each running every command once in turn, so a
+    change of the machine's load falls on all of them alike."""
+    walls: dict[str, list[float]] = {k: [] for k in cmds}
+    cpus: dict[str, list[float]] = {k: [] for k in cmds}
+    for _ in range(runs):
+        for name, cmd in cmds.items():
+            w, c = run_child(cmd)
+            walls[name].append(w)
+            cpus[name].append(c)
+    return walls, cpus
+
+
 def startup(runs: int) -> None:
     """Medians of interleaved runs of the interpreter alone, --help and the help page's solve."""
     env_flag = os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -111,13 +125,7 @@ def startup(runs: int) -> None:
     }
     for cmd in cmds.values():  # warm the file cache
         run_child(cmd)
-    walls: dict[str, list[float]] = {k: [] for k in cmds}
-    cpus: dict[str, list[float]] = {k: [] for k in cmds}
-    for _ in range(runs):
-        for name, cmd in cmds.items():
-            w, c = run_child(cmd)
-            walls[name].append(w)
-            cpus[name].append(c)
+    walls, cpus = interleaved(cmds, runs)
     floor = statistics.median(walls["python -c pass"])
     floor_cpu = statistics.median(cpus["python -c pass"])
     print(f"\n## Start-up (median of {runs} interleaved runs)\n")
@@ -382,13 +390,7 @@ def woof(runs: int) -> None:
         cases = {"python -c pass": [sys.executable, "-c", "pass"],
                  "fleece woof solve (heaviest file)": [fleece_script(), "woof", "solve",
                                                        fh.name]}
-        walls: dict[str, list[float]] = {k: [] for k in cases}
-        cpus: dict[str, list[float]] = {k: [] for k in cases}
-        for _ in range(runs):
-            for name, cmd in cases.items():
-                w, c = run_child(cmd)
-                walls[name].append(w)
-                cpus[name].append(c)
+        walls, cpus = interleaved(cases, runs)
         name = "fleece woof solve (heaviest file)"
         t_cli, c_cli = statistics.median(walls[name]), statistics.median(cpus[name])
         print(f"\n`fleece woof solve` on the slowest file: {t_cli * 1000:.0f} ms wall, "
