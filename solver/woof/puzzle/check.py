@@ -33,14 +33,6 @@ def z3_answer(ev: Evidence, q: int, first: Possible | None = None
     return a, [i for i in range(len(ev.facts)) if ans(possible_characters(without(ev, i))) == a]
 
 
-def z3_consistent(ev: Evidence, first: Possible | None = None) -> bool:
-    """True when some deal fits the evidence (z3): a puzzle with no answer at all is told
-    apart from one with several."""
-    from fleece.solver.woof.smt import possible_characters
-
-    return all((first if first is not None else possible_characters(ev)).values())
-
-
 @dataclass(frozen=True)
 class WoofVerdict:
     """The outcome of `fleece woof puzzle check`: printable lines, whether every check passes,
@@ -57,13 +49,15 @@ def check_puzzle(ev: Evidence, q: int, labelled: Grade | None, claimed: str | No
     labelled grade and the solution file's answer (`claimed`, None when there is no file)."""
     from fleece.solver.woof.smt import possible_characters
 
-    first = possible_characters(ev)  # one z3 pass serves the answer and the consistency
+    first = possible_characters(ev)  # one z3 pass serves the answer and the consistency:
+    # a seat with no possible character means no deal fits, which tells a puzzle with no
+    # answer at all apart from one with several
     ans, redundant = z3_answer(ev, q, first)
     ok = ans is not None and not redundant
     lines = [f"{name}: {question_text(q)}"]
     data: dict[str, Any] = {"question": question_text(q), "unique": ans is not None,
                             "answer": ans}
-    if ans is None and not z3_consistent(ev, first):
+    if ans is None and not all(first.values()):
         data["consistent"] = False
         lines.append("answer: NONE (no deal fits the evidence, z3)")
         return WoofVerdict(tuple(lines), False, data)

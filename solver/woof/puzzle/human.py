@@ -166,7 +166,7 @@ class _Rules:
             for s, d in dom.items():
                 common: Counter[Card] | None = None
                 for h in d:
-                    common = Counter(self.cards[h]) if common is None else common & self.cards[h]
+                    common = self.cards[h] if common is None else common & self.cards[h]
                 sure[s] = common or Counter()
             for s in dom:
                 others: Counter[Card] = Counter()
