@@ -314,9 +314,15 @@ def runner(s: ZState, p: int, a: int) -> Expr:
         elif s.consts is not None:  # the same formula over constants, folded once per values
             e = _folded_runner(s.consts.status[a], s.consts.cells[a], s.consts.cells[p])
         else:
-            e = z3.And(s.alive(a), s.near(a, s.r[p], s.d[p]))
+            e = _runner_formula(s.st[a], s.r[a], s.d[a], s.r[p], s.d[p])
         s.memo[key] = e
     return s.memo[key]
+
+
+def _runner_formula(status: Expr, r: Expr, d: Expr, rp: Expr, dp: Expr) -> Expr:
+    """An animal with this status on (r, d) runs from a death on (rp, dp): alive and next to
+    it (M9, M17). The one definition behind symbolic and folded runners."""
+    return z3.And(status == ALIVE, adjacent(r, d, rp, dp))
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -327,9 +333,8 @@ def _folded_runner(status: int, cell: tuple[int, int] | None, dead: tuple[int, i
     the formula anew for every animal pair of every position dominated the cross-check)."""
     r, d = cell or (-1, -1)
     rp, dp = dead or (-1, -1)
-    e = z3.And(z3.IntVal(status) == ALIVE,
-               adjacent(z3.IntVal(r), z3.IntVal(d), z3.IntVal(rp), z3.IntVal(dp)))
-    return z3.simplify(e)
+    return z3.simplify(_runner_formula(z3.IntVal(status), z3.IntVal(r), z3.IntVal(d),
+                                       z3.IntVal(rp), z3.IntVal(dp)))
 
 
 def _blocks(s: ZState, p: int, b: int) -> Expr:
