@@ -367,9 +367,10 @@ def render_solution(p: UlvPuzzle, values: Values | None = None) -> str:
             if kind.captures:
                 note += f"; takes {kind.captures} sheep"
         if after.is_terminal():
-            note += f": the {after.result} win ({after.reason})"
+            note += f"; the {after.result} win: {after.reason}"
         else:
-            note += f"; {value(values, after)[1]} plies to go"
+            left = value(values, after)[1]
+            note += f"; {left} pl{'y' if left == 1 else 'ies'} to go"
         lines.append(f"{i:>3}. {move.text():<12} {mover:<6}  {note}")
         s = bare(after)
     lines.append("")
