@@ -135,6 +135,10 @@ def _side_lines(state: UlvState, rng: random.Random, count: int) -> list[tuple[U
     return out
 
 
+def _then(plies: int) -> str:
+    return f"then {plies} greedy pl{'y' if plies == 1 else 'ies'}"
+
+
 def candidates(seed: str, limit: int = LIMIT) -> list[Candidate]:
     """Every puzzle one source gives (see the module): attempt `seed`."""
     rng = random.Random(seed)
@@ -148,7 +152,7 @@ def candidates(seed: str, limit: int = LIMIT) -> list[Candidate]:
         for i in range(start, len(line)):
             where = f"game from the {setup}-sheep setup, ply {i}"
             pool.append((line[i], where))
-            pool += [(s, f"{where} and {k} more") for s, k in
+            pool += [(s, f"{where}, {_then(k)}") for s, k in
                      _side_lines(line[i], rng, SIDE_LINES)]
     else:
         made = _composed(rng, limit)
@@ -156,7 +160,7 @@ def candidates(seed: str, limit: int = LIMIT) -> list[Candidate]:
             return []
         root, table = made
         pool.append((root, "composed"))
-        pool += [(s, f"composed, {k} plies on") for s, k in _side_lines(root, rng, 12)]
+        pool += [(s, f"composed, {_then(k)}") for s, k in _side_lines(root, rng, 12)]
     out: list[Candidate] = []
     seen: set[tuple[int, int, int]] = set()
     for state, origin in pool:

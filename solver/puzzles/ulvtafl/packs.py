@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from fleece.rules.errors import FleeceError
+from fleece.solver.puzzles.pool import progress_bar
 from fleece.solver.puzzles.ulvtafl.formats import write_pack
 from fleece.solver.puzzles.ulvtafl.generate import generate
 from fleece.solver.puzzles.ulvtafl.grading import BANDS, UlvGrade
@@ -108,17 +109,20 @@ def main(argv: list[str]) -> int:
     if not 1 <= args.count <= 1000 or not 1 <= args.workers <= 64:
         parser.error("--count is 1..1000 and --workers 1..64")
 
-    def show(label: str, found: int, tried: int) -> None:
-        print(f"\r{label}: {found}/{args.count} puzzles, {tried} attempts", end="",
-              file=sys.stderr, flush=True)
-
     try:
-        packs = build_packs(args.out, args.count, args.seed, workers=args.workers,
-                            force=args.force, progress=show)
+        with progress_bar("Ulvtafl puzzles", len(UlvGrade) * args.count, "attempts") as bar:
+            done: dict[str, int] = {}
+            tries: dict[str, int] = {}
+
+            def show(label: str, found: int, tried: int) -> None:
+                done[label], tries[label] = found, tried
+                bar(sum(done.values()), sum(tries.values()))
+
+            packs = build_packs(args.out, args.count, args.seed, workers=args.workers,
+                                force=args.force, progress=show)
     except FleeceError as exc:
-        print(f"\nerror: {exc}", file=sys.stderr)
+        print(f"error: {exc}", file=sys.stderr)
         return 2
-    print(file=sys.stderr)
     print(f"wrote {sum(len(v) for v in packs.values())} puzzles to {args.out}")
     return 0
 
