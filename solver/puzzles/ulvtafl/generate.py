@@ -6,8 +6,9 @@ seeded greedy players from a setup of U9 (`plausible.greedy_move`), or a compose
 `fleece.solver.ulvtafl` solves every position reachable from the source's first position
 that has at most `LIMIT` of them, and so every later position of the game and of short
 greedy side lines off it. A position is a puzzle when its side to move wins in at least
-`MIN_PLIES` plies with exactly one winning first move (out of two or more); its solution is
-the main line (`analysis.main_line`) and its grade comes from the grade table (`grading`).
+`MIN_PLIES` plies with exactly one winning first move (out of `MIN_MOVES` or more); its
+solution is the main line (`analysis.main_line`) and its grade comes from the grade table
+(`grading`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from fleece.solver.puzzles.ulvtafl.reference import mirror
 
 LIMIT = 40_000  # reachable positions of a puzzle: the pure-Python check solves them in ~1 s
 MIN_PLIES = 3  # the solver makes at least two moves
+MIN_MOVES = 3  # legal first moves of a puzzle: one wins, at least two others do not
 MAX_GAME = 300  # plies of a greedy game
 SIDE_LINES = 3  # greedy side lines tried off each position of a game
 GAME_SHARE = 0.6  # attempts that play a game; the others compose a position
@@ -68,7 +70,7 @@ def as_puzzle(state: UlvState, values: Values, origin: str = "") -> Candidate | 
     winner, plies = value(values, state)
     if winner != SIDE_NAMES[state.to_move] or plies < MIN_PLIES:
         return None
-    if state.count_legal_moves() < 2 or len(winning_moves(values, state)) != 1:
+    if state.count_legal_moves() < MIN_MOVES or len(winning_moves(values, state)) != 1:
         return None
     line = main_line(values, state)
     return Candidate(state, tuple(m.text() for m in line), features(values, state, line),
