@@ -23,7 +23,7 @@ from fleece.rules.ulvtafl.game import (
     Rules,
     UlvState,
 )
-from fleece.rules.ulvtafl.geometry import BY_NAME, NUM_POINTS, mask
+from fleece.rules.ulvtafl.geometry import BY_NAME, NUM_POINTS, mask, named
 from fleece.rules.ulvtafl.notation import parse_move, parse_position, position_text
 from fleece.solver.puzzles.ulvtafl import (
     UlvGrade,
@@ -113,6 +113,20 @@ def test_u7_pure_python_values_match_the_compiled_retrograde(seed: int) -> None:
         found = [table.lookup(*p) for table in (compiled, mirrored) for p in pair]
         assert got is not None and found.count(got) >= 2, (got, found)
         assert set(found) <= {got, None}
+
+
+@given(st.integers(0, (1 << NUM_POINTS) - 1))
+def test_u1_mirror_is_the_reflection_in_the_d_file(m: int) -> None:
+    """U1, U8: a4 <-> g4, c1 <-> e1, b5 <-> f5; the d file stays; twice is the identity."""
+    assert mirror(named("a4", "c1", "b5", "d7", "d4")) == named("g4", "e1", "f5", "d7", "d4")
+    assert mirror(mirror(m)) == m and mirror(m).bit_count() == m.bit_count()
+
+
+def test_a_position_and_its_image_are_solved_once() -> None:
+    state = parse_position(SHEEP_13)
+    ours, compiled = reference_values(state, 10_000), retro_solve(state, 10_000)
+    assert ours is not None and compiled is not None
+    assert (ours.size, compiled.size) == (861, 1701)  # 21 own images, 840 reachable pairs
 
 
 def _wins_within(state: UlvState, side: str, plies: int) -> bool:
@@ -301,6 +315,19 @@ def test_files_round_trip(p: UlvPuzzle, q: UlvPuzzle) -> None:
     assert parse_puzzle(puzzle_json(p)) == p
     assert parse_puzzles(render_puzzles([p, q])) == [p, q]
     assert parse_puzzles("[" + puzzle_json(p) + "," + puzzle_json(q) + "]") == [p, q]
+
+
+@given(puzzles(), st.data())
+def test_damaged_files_give_parse_errors_only(p: UlvPuzzle, data: st.DataObject) -> None:
+    """Any edit of a puzzle file (text or JSON) reads back or is a located ParseError."""
+    for text in (render_puzzle(p), puzzle_json(p)):
+        at = data.draw(st.integers(0, len(text)))
+        cut = data.draw(st.integers(0, 12))
+        junk = data.draw(st.text(max_size=6))
+        try:
+            parse_puzzles(text[:at] + junk + text[at + cut:], "f")
+        except ParseError as exc:
+            assert exc.source == "f" and exc.message
 
 
 def test_solution_line_may_continue_on_indented_lines() -> None:
