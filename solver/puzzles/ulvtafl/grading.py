@@ -18,38 +18,25 @@ One table scores a puzzle (`POINTS`) and one maps the score to a grade (`BANDS`)
 | 9 or more | expert |
 
 Plausible, quiet and sacrifice are defined in `plausible`. Ulvtafl has four grades where the
-deduction puzzles of Mutton and Woof!! have three, so it has its own scale (`UlvGrade`); its
-first three grades carry the same names and numbers as the shared `Grade`.
+deduction puzzles of Mutton and Woof!! have three, so it has its own scale (`UlvGrade`) on
+the shared base (`solver.puzzles.core.Scale`, which `Grade` is built on too): its first three
+grades carry the same names and numbers as `Grade`, and `Grade` is unchanged.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
 
-from fleece.rules.errors import FleeceError
+from fleece.solver.puzzles.core import Scale
 
 
-class UlvGrade(IntEnum):
+class UlvGrade(Scale):
     """Difficulty of an Ulvtafl puzzle: the band its points fall in (see the module)."""
 
     EASY = 1
     MEDIUM = 2
     HARD = 3
     EXPERT = 4
-
-    @property
-    def label(self) -> str:
-        """Lower-case name used in files and on the command line."""
-        return self.name.lower()
-
-    @classmethod
-    def parse(cls, text: str) -> UlvGrade:
-        """Read `easy`, `medium`, `hard` or `expert` (FleeceError otherwise)."""
-        word = text.strip()
-        if word.isascii() and word.upper() in cls.__members__:
-            return cls[word.upper()]
-        raise FleeceError(f"unknown grade {text[:30]!r} (easy, medium, hard or expert)")
 
 
 DECOYS_COUNTED = 3
