@@ -421,9 +421,9 @@ def test_best_move_hint_and_steps() -> None:
     illegal = step(p, [], "b5-b4", table)
     assert not illegal.ok and "backward" in (illegal.error or "")
     state = p.state()
-    for i in range(0, len(p.solution), 2):  # play the whole solution against the defence
+    for i in range(0, len(p.solution), 2):  # the defence answers as the solution does
         s = step(p, list(p.solution[:i]), p.solution[i], table)
-        assert s.ok and s.still_wins
+        assert s.ok and s.still_wins and s.moves == p.solution[:i + 2]
     assert s.result == "sheep" and s.reply is None
     wolves = puzzle(WOLVES_3)
     h = hint(values_for(wolves.state()), wolves.state())
