@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from enum import IntEnum
-from typing import TypeVar
+from typing import Self, TypeVar
 
 from fleece.rules.errors import FleeceError
 
@@ -19,12 +19,10 @@ P = TypeVar("P")
 C = TypeVar("C")
 
 
-class Grade(IntEnum):
-    """Difficulty: the level of the hardest named rule a solution needs."""
-
-    EASY = 1
-    MEDIUM = 2
-    HARD = 3
+class Scale(IntEnum):
+    """A difficulty scale: grades numbered from the easiest, each named by a word. `Grade`
+    is the scale of the deduction puzzles; a game may define a longer one on this base
+    (Ulvtafl's `UlvGrade` adds `expert`)."""
 
     @property
     def label(self) -> str:
@@ -32,12 +30,22 @@ class Grade(IntEnum):
         return self.name.lower()
 
     @classmethod
-    def parse(cls, text: str) -> Grade:
-        """Read `easy`, `medium` or `hard` (FleeceError otherwise)."""
+    def parse(cls, text: str) -> Self:
+        """Read a grade's name in any letter case (FleeceError listing the names otherwise)."""
         try:
             return cls[text.strip().upper()]
         except KeyError:
-            raise FleeceError(f"unknown grade {text!r} (easy, medium or hard)") from None
+            names = [g.label for g in cls]
+            listed = f"{', '.join(names[:-1])} or {names[-1]}"
+            raise FleeceError(f"unknown grade {text!r} ({listed})") from None
+
+
+class Grade(Scale):
+    """Difficulty: the level of the hardest named rule a solution needs."""
+
+    EASY = 1
+    MEDIUM = 2
+    HARD = 3
 
 
 def minimise(puzzle: P, order: Iterable[C], remove: Callable[[P, C], P | None],
