@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 import z3
-from clirun import invoke
+from helpers.clirun import invoke
+from helpers.scaling import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scaling import examples
 
 from fleece.rules.errors import FleeceError
 from fleece.rules.mutton.game import GameState, Phase
