@@ -97,31 +97,42 @@ def test_the_import_scan_finds_each_kind_of_bare_import() -> None:
                        ("cli", 6), ("test_verify_bugs", 7)]
 
 
-def test_a_bare_import_of_a_folder_fails_loudly() -> None:
-    """With the root itself on sys.path (a script run from the checkout, `python -m` from
-    it), importing a folder by its bare name raises ImportError naming the right import;
-    the same packages import fine as fleece.*. Every package folder at the root is tried, so
-    a new one needs the guard at the top of its __init__.py."""
+_TRY_BARE = """
+import importlib, sys
+root, names = sys.argv[1], sys.argv[2:]
+if root:
+    sys.path.insert(0, root)
+for name in names:
+    try:
+        importlib.import_module(name)
+    except ModuleNotFoundError:
+        print(name, "missing")
+    except ImportError as e:
+        print(name, "refused:", e)
+    else:
+        print(name, "IMPORTED")
+    importlib.import_module("fleece." + name)
+"""
+
+
+def test_a_bare_import_of_a_folder_fails_loudly(tmp_path: Path) -> None:
+    """Outside the checkout the folders' bare names do not exist (fleece.* works). With the
+    root itself on sys.path (a script run from the checkout, `python -m` from it) a bare
+    import raises ImportError naming the right import. Every package folder at the root is
+    tried, so a new one needs the guard at the top of its __init__.py."""
     folders = sorted(p.name for p in ROOT.iterdir()
                      if p.is_dir() and (p / "__init__.py").is_file())
     assert {"rules", "solver", "verify", "commands", "web"} <= set(folders)
-    code = ("import importlib, sys\n"
-            f"sys.path.insert(0, {str(ROOT)!r})\n"
-            f"for name in {folders!r}:\n"
-            "    try:\n"
-            "        importlib.import_module(name)\n"
-            "    except ImportError as e:\n"
-            "        print(name, e)\n"
-            "    else:\n"
-            "        print(name, 'IMPORTED')\n"
-            "    importlib.import_module('fleece.' + name)\n")
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    lines = proc.stdout.splitlines()
-    assert [line.split()[0] for line in lines] == folders
-    for name, line in zip(folders, lines, strict=True):
-        assert line.startswith(f"{name} import fleece.{name}, not {name}: "), line
+    outside = subprocess.run([sys.executable, "-c", _TRY_BARE, "", *folders, "cli"],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert outside.returncode == 0, outside.stderr
+    assert outside.stdout.splitlines() == [f"{n} missing" for n in [*folders, "cli"]]
+    inside = subprocess.run([sys.executable, "-c", _TRY_BARE, str(ROOT), *folders], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert inside.returncode == 0, inside.stderr
+    assert inside.stdout.splitlines() == [
+        f"{n} refused: import fleece.{n}, not {n}: this folder is the package fleece.{n} "
+        "(a bare name would load a second copy of its classes)" for n in folders]
 
 
 def test_the_checkout_root_is_not_on_sys_path() -> None:

@@ -114,7 +114,7 @@ def test_writer_round_trip(case: tuple[Evidence, object]) -> None:
 
 
 def fleece(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "fleece", *args], input=stdin,
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
 
 
