@@ -1,8 +1,10 @@
 """fleece: solve, generate and verify games of the "wolf in sheep's clothing" family.
 
-The installed package maps the repository's top-level folders into one namespace:
-`fleece.rules` (reference rules models), `fleece.solver` (engines and puzzle generators),
-`fleece.verify` (Z3 verification), `fleece.commands` and `fleece.cli` (the command line).
+The repository's root is this package, and its folders are the layers, each importing only
+the ones before it: `fleece.rules` (reference rules models of docs/rules.md),
+`fleece.solver` (engines, solvers, puzzle generators), `fleece.verify` (Z3 verification and
+traceability), then `fleece.commands` with `fleece.cli` (the command line) and `fleece.web`
+(the web app). They import each other as `fleece.<folder>`, never by the bare folder name.
 """
 
 __version__ = "0.2.0"

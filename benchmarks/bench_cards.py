@@ -14,11 +14,7 @@ under each order, and the McCord deck's Concentration value.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from timing import median_time
 

@@ -31,16 +31,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from timing import median_time
+
+from fleece.rules.mutton.chart import Chart, farmer_chart, render_chart, render_paste
+from fleece.rules.mutton.game import GameState
+from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.simulate import FarmerPolicy, random_move
+from fleece.solver.mutton import Problem, problem_from_chart, solve
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from timing import median_time  # noqa: E402
-
-from fleece.rules.mutton.chart import Chart, farmer_chart, render_chart, render_paste  # noqa: E402
-from fleece.rules.mutton.game import GameState  # noqa: E402
-from fleece.rules.mutton.options import RuleSet  # noqa: E402
-from fleece.rules.mutton.simulate import FarmerPolicy, random_move  # noqa: E402
-from fleece.solver.mutton import Problem, problem_from_chart, solve  # noqa: E402
 
 
 def fleece_command() -> list[str]:
@@ -52,7 +51,7 @@ def fleece_command() -> list[str]:
     found = shutil.which("fleece")
     if found:
         return [found]
-    code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from fleece.cli import app; app()"
+    code = "from fleece.cli import app; app()"
     return [sys.executable, "-c", code]
 
 

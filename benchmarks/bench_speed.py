@@ -46,14 +46,12 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
+from timing import median_time
+
+from fleece.rules.mutton.chart import Chart, ChartRow, Status
+from fleece.rules.mutton.options import ALPHABET
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-
-from timing import median_time  # noqa: E402
-
-from fleece.rules.mutton.chart import Chart, ChartRow, Status  # noqa: E402
-from fleece.rules.mutton.options import ALPHABET  # noqa: E402
 
 CHECKS: list[tuple[str, bool]] = []
 

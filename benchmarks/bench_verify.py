@@ -7,9 +7,6 @@ from __future__ import annotations
 import os
 import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fleece.rules.mutton.options import RuleSet
 from fleece.verify.mutton import SECTIONS, VerifyConfig, run

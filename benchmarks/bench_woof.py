@@ -15,9 +15,6 @@ import argparse
 import random
 import sys
 from collections.abc import Callable
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from timing import median_time
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from clirun import invoke
+from helpers.clirun import invoke
 
 
 def _json(args: list[str]) -> dict[str, object]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from clirun import invoke
+from helpers.clirun import invoke
 
 from fleece.rules.cards.herd import (
     CROOK,

@@ -3,7 +3,7 @@ cases.txt, files written by tests/hostile/make_corpus.py) exits with status 2 an
 exactly one line `fleece: error: ...` of at most 300 printable characters naming what is
 wrong - never a traceback, "internal error", a hang or a multi-line usage box.
 
-The cases run in this process (tests/clirun.py's way, with standard input given as bytes so
+The cases run in this process (tests/helpers/clirun.py's way, with standard input given as bytes so
 that files and `-` are read alike); a few run through the real `fleece` entry point."""
 
 from __future__ import annotations

@@ -519,8 +519,7 @@ def test_z3_unknown_is_never_read_as_unsat() -> None:
 
 
 def test_cli_timeout_option(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT / "tests"))
-    from clirun import invoke
+    from helpers.clirun import invoke
 
     path = tmp_path / "m.txt"
     path.write_text("Sheep   : " + " ".join("ABCDEFGHIJKLMNOPQRSTUVWXYZ") + "\n")

@@ -15,9 +15,9 @@ from __future__ import annotations
 from itertools import combinations
 from random import Random
 
+from helpers.scaling import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scaling import examples
 
 from fleece.rules.mutton.chart import Chart, ChartRow, Status
 from fleece.rules.mutton.options import ALPHABET

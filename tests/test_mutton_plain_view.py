@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.mutton_strategies import chart_problems as mutton_charts
+from helpers.scaling import examples
 from hypothesis import Phase, event, given, settings
 from hypothesis import strategies as st
-from mutton_strategies import chart_problems as mutton_charts
 from rich.console import Console
-from scaling import examples
 
 from fleece.cli import main
 from fleece.commands import mutton_view

@@ -18,10 +18,10 @@ from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
 
+from helpers.mutton_strategies import chart_problems as mutton_charts
+from helpers.scaling import examples
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from mutton_strategies import chart_problems as mutton_charts
-from scaling import examples
 
 from fleece.rules.mutton.chart import Status, farmer_chart
 from fleece.rules.mutton.game import GameState, Phase

@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from clirun import invoke
+from helpers.clirun import invoke
+from helpers.scaling import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scaling import examples
 
 from fleece.rules.errors import ParseError
 from fleece.rules.mutton.chart import Chart, parse_chart, render_chart

@@ -11,9 +11,9 @@ from pathlib import Path
 from unittest.mock import patch
 
 import pytest
+from helpers.scaling import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scaling import examples
 
 from fleece.rules.woof.cards import Character, character_of
 from fleece.rules.woof.evidence import Evidence, evidence_from_round
@@ -145,7 +145,7 @@ def test_cli_generate_with_workers(tmp_path: Path) -> None:
 def test_puzzle_check_tells_no_answer_from_several() -> None:
     """W5: answers are truthful, so q1 about seat 3 answered yes to seat 2 and no to seat 4
     cannot both stand: no deal fits, and the check says NONE rather than NOT UNIQUE."""
-    from clirun import invoke
+    from helpers.clirun import invoke
 
     text = ("# Question: What is seat 3?\nseats 5\ndeck preset\nme 1\nhand 1 sheep sheep\n"
             "ask 2 3 q1 yes\nask 4 3 q1 no\n")

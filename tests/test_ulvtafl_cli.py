@@ -7,8 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from tests.clirun import invoke
+from helpers.clirun import invoke
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "ulvtafl"
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers.clirun import invoke
 
 from fleece.rules.ulvtafl.game import Rules
 from fleece.rules.ulvtafl.geometry import BY_NAME, NAMES, PADDOCK, STEPS, rank_of
 from fleece.verify.ulvtafl import VerifyConfig, run
 from fleece.verify.ulvtafl.model import PythonModel
-from tests.clirun import invoke
 
 Moves = set[tuple[tuple[str, ...], bool]]
 

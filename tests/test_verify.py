@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 import z3
-from clirun import invoke
+from helpers.clirun import invoke
+from helpers.scaling import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scaling import examples
 
 from fleece.rules.errors import FleeceError
 from fleece.rules.mutton.game import GameState, Phase
@@ -226,7 +226,7 @@ def test_reports_markdown_json_and_junit() -> None:
     md = to_markdown(bad)
     assert md.startswith(GENERATOR_LINE + "\n# Mutton rules verification\n")
     assert "**Result: FAIL: 1 FAILED**" in md and "Clauses nothing covers yet" in md
-    assert "## Traceability (RULES.md section 1)" in md
+    assert "## Traceability (docs/rules.md section 1)" in md
     titles = dict(mutton.SECTIONS)
     order = [md.index(f"## {titles[k]}") for k in ("gaps", "claims", "crosscheck")]
     assert order == sorted(order)
@@ -307,7 +307,8 @@ def test_package_api_runs_a_section_and_writes_its_reports(tmp_path: Path) -> No
 
 
 def test_trace_table_covers_every_clause_id_and_scans_tests() -> None:
-    """Every clause of RULES.md section 1 appears; test names and docstrings are scanned."""
+    """Every clause of docs/rules.md section 1 appears, with its title; test names and
+    docstrings are scanned; the report's tests are the committed clause index's."""
     assert trace.clause_ids("checks M9, m10 and C3 but not M99 or XM1 or W4",
                             "mutton") == {"M9", "M10", "C3"}
     found = trace.scan_tests("mutton", Path(__file__).parent)
@@ -316,7 +317,10 @@ def test_trace_table_covers_every_clause_id_and_scans_tests() -> None:
     rows = trace.trace_table([], "mutton")
     assert [r.clause for r in rows][:3] == ["M1", "M2", "M3"] and len(rows) == 32
     assert [r.clause for r in rows][-4:] == ["C1", "C2", "C3", "C4"]
-    assert all(r.title for r in rows)
+    assert rows[0].title == "Board size" and all(r.title for r in rows)
+    index = trace.read_index()
+    assert all(r.tests == tuple(index[r.clause]) for r in rows)
+    assert trace.trace_table([], "mutton", Path(__file__).parent) == rows
 
 
 def test_trace_is_game_neutral() -> None:
@@ -330,24 +334,11 @@ def test_trace_is_game_neutral() -> None:
         c.startswith("M") for c in found)
     rows = trace.trace_table([CheckResult("s", "n", "t", PASSED, PASSED, ("W9",))], woof)
     assert next(r for r in rows if r.clause == "W9").proofs == ("s/n",)
-    text = "## 3. Ulvtafl\n- U1  Board: the cross\n- U2  Sheep\n## 4. Cards\n- K1  War\n"
+    text = ("## 3. Ulvtafl\n### U1 Board: the cross\ntext\n### Facts: not a clause\n"
+            "### U2 Sheep\n## 4. Cards\n### K1 War\n")
     ulv = trace.Clauses(3, ("U",), trace.read_clauses(text, 3, ("U",)))
     assert ulv.titles == {"U1": "Board: the cross", "U2": "Sheep"}
     assert [r.clause for r in trace.trace_table([], ulv, Path(__file__).parent)] == ["U1", "U2"]
-
-
-@pytest.mark.parametrize("game", sorted(trace.FALLBACK_CLAUSES))
-def test_trace_fallback_tables_match_rules_md(game: str, tmp_path: Path) -> None:
-    """Without RULES.md the built-in table gives the clauses; it lists the same IDs, in the
-    same order, as RULES.md's section for the game."""
-    empty = tmp_path / "RULES.md"
-    empty.write_text("# nothing here\n", encoding="utf-8")
-    fallback = trace.clauses_for(game, empty)
-    assert list(fallback.titles) == list(trace.FALLBACK_CLAUSES[game])
-    rules_md = trace.find_rules_md()
-    if rules_md is None:
-        pytest.skip("../shared/RULES.md not found")
-    assert list(trace.clauses_for(game, rules_md).titles) == list(fallback.titles)
 
 
 def test_cli_verify_quick_writes_reports_and_refuses_to_clobber(tmp_path: Path) -> None:

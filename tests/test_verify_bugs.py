@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from helpers.mutton_bugs import FarmerPassesAfterWolfPass
 
 from fleece.rules.mutton.game import GameState, KillOption, Phase
 from fleece.rules.mutton.geometry import Cell
-from fleece.rules.mutton.moves import FarmerMove, FarmerPass
 from fleece.verify.mutton import VerifyConfig, run
 
 SECTIONS = frozenset({"crosscheck"})
@@ -51,15 +51,6 @@ class KillNextToNoWolf(GameState):
             return []
         occ = self.occupant()
         return [self._option_for(v, occ) for v in self.living()]
-
-
-class FarmerPassesAfterWolfPass(GameState):
-    """Bug: the Farmer may pass right after a Wolf pass (breaks M14, and M24's argument)."""
-
-    def _farmer(self, move: FarmerMove) -> GameState:
-        if isinstance(move, FarmerPass) and self.wolf_passed:
-            return replace(self, wolf_passed=False)._farmer(move)
-        return super()._farmer(move)
 
 
 BUGS = [RunnersMayStayAdjacent, KillerNeedNotRun, CorpsesDoNotBlock, KillNextToNoWolf,

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 import z3
-from clirun import invoke
-from test_verify_bugs import FarmerPassesAfterWolfPass
+from helpers.clirun import invoke
+from helpers.mutton_bugs import FarmerPassesAfterWolfPass
 
 from fleece.rules.errors import FleeceError
 from fleece.rules.mutton.game import GameState, Phase

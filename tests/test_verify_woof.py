@@ -9,7 +9,7 @@ from collections import deque
 from pathlib import Path
 
 import pytest
-from clirun import invoke
+from helpers.clirun import invoke
 
 from fleece.rules.woof.cards import Character
 from fleece.rules.woof.moves import CardPick, Look

@@ -2,7 +2,7 @@
 good and bad input.
 
 The JSON twins must return exactly what the command line's `--json` prints, so each is
-compared byte for byte with the command run in this process (tests/clirun.py) on the same
+compared byte for byte with the command run in this process (tests/helpers/clirun.py) on the same
 input; bad input must be a 400 with the one-line message the command prints for the same text
 (the command reads a file named after the form field, as the app names it). Pages are checked
 for what they must show (the counts, the certain wolf, the marked lines), for escaping of
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from clirun import invoke
+from helpers.clirun import invoke
 from starlette.testclient import TestClient
 
 from fleece.web.app import CSP, Config, create_app, is_loopback

@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from test_web_browser import served
+from helpers.serve import served
 
 ROOT = Path(__file__).resolve().parent.parent
 HELPPAGE = (ROOT / "examples" / "mutton" / "helppage.txt").read_text(encoding="utf-8")

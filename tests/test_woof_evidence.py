@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers.woof_strategies import evidence_about
 from hypothesis import given
-from woof_strategies import evidence_about
 
 from fleece.rules.errors import ParseError
 from fleece.rules.woof.cards import BASIC_CARDS, PRESET_DECKS, Character, QuestionCard, parse_card
@@ -114,15 +114,15 @@ def test_writer_round_trip(case: tuple[Evidence, object]) -> None:
 
 
 def fleece(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "fleece", *args], input=stdin,
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
 
 
 def test_cli_solve_examples_json() -> None:
     """`woof solve --json` prints the library's analysis exactly; on the two small examples the
     characters' probabilities and the evidence probability equal a brute-force enumeration of
-    every deal (tests/test_woof_solver.py); every seat's probabilities sum to 1."""
-    from test_woof_solver import brute_force
+    every deal (tests/helpers/woof_oracle.py); every seat's probabilities sum to 1."""
+    from helpers.woof_oracle import brute_force
 
     from fleece.solver.woof.analysis import analyse
 

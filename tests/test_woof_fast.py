@@ -15,9 +15,9 @@ from fractions import Fraction
 from itertools import combinations
 from math import comb, prod
 
+from helpers.scaling import examples
+from helpers.woof_strategies import evidence_about
 from hypothesis import given, settings
-from scaling import examples
-from woof_strategies import evidence_about
 
 from fleece.rules.woof.cards import (
     Card,

@@ -5,7 +5,7 @@ written out by hand from the rulebook round of tests/test_woof_rules.py."""
 from __future__ import annotations
 
 import pytest
-from woof_strategies import golden_round, look
+from helpers.woof_strategies import golden_round, look
 
 from fleece.rules.errors import ParseError, RulesError
 from fleece.rules.woof.cards import Character, QuestionCard, RuleSet, make_hand, parse_card

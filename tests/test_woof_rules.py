@@ -13,9 +13,9 @@ from math import factorial
 from typing import Any
 
 import pytest
+from helpers.woof_strategies import RULEBOOK_HANDS, dealt, golden_round, hand, last, look
 from hypothesis import given
 from hypothesis import strategies as st
-from woof_strategies import RULEBOOK_HANDS, dealt, golden_round, hand, last, look
 
 from fleece.rules.errors import IllegalMoveError, RulesError
 from fleece.rules.protocol import CHANCE, TERMINAL

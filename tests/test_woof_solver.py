@@ -10,15 +10,15 @@ from fractions import Fraction
 from itertools import combinations, islice, product
 from pathlib import Path
 
+from helpers.scaling import examples
+from helpers.woof_oracle import brute_force
+from helpers.woof_strategies import evidence_about
 from hypothesis import given, reject, settings
 from hypothesis import strategies as st
-from scaling import examples
-from woof_strategies import evidence_about
 
 from fleece.rules.woof.cards import (
     BASIC_CARDS,
     Character,
-    Hand,
     character_of,
     make_hand,
     parse_card,
@@ -37,39 +37,10 @@ from fleece.rules.woof.simulate import simulate_round
 from fleece.solver.deadline import Stopped
 from fleece.solver.woof import csp, fast, smt
 from fleece.solver.woof.analysis import Suggestion, analyse, suggest
-from fleece.solver.woof.model import Posterior, compile_evidence, likelihood
+from fleece.solver.woof.model import compile_evidence
 
 W, P, S = Character.WOLF, Character.SHEPHERD, Character.SHEEP
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "woof"
-
-
-def brute_force(ev: Evidence) -> Posterior:
-    """Enumerate every physical deal (cards numbered, unordered within a seat)."""
-    seats = list(ev.table.seat_numbers)
-    cards = list(ev.deck)
-    weights: dict[tuple[Character, ...], Fraction] = {}
-    cache: dict[tuple[Hand, ...], Fraction] = {}
-    deals = 0
-
-    def rec(i: int, left: tuple[int, ...], chosen: list[Hand]) -> None:
-        nonlocal deals
-        if i == len(seats):
-            deals += 1
-            key = tuple(chosen)
-            w = cache.get(key)
-            if w is None:
-                w = cache[key] = likelihood(ev.facts, dict(zip(seats, key, strict=True)))
-            if w:
-                vec = tuple(character_of(h) for h in key)
-                weights[vec] = weights.get(vec, Fraction(0)) + w
-            return
-        for a, b in combinations(left, 2):
-            rest = tuple(x for x in left if x not in (a, b))
-            rec(i + 1, rest, [*chosen, make_hand(cards[a], cards[b])])
-
-    rec(0, tuple(range(len(cards))), [])
-    total = sum(weights.values(), Fraction(0))
-    return Posterior.from_weights(seats, weights, total / deals)
 
 
 # ---- exact values by hand ----------------------------------------------------------------

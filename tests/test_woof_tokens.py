@@ -10,7 +10,7 @@ import json
 from itertools import permutations
 from pathlib import Path
 
-from clirun import invoke
+from helpers.clirun import invoke
 from hypothesis import given
 from hypothesis import strategies as st
 

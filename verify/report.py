@@ -84,9 +84,10 @@ class Report:
     """Everything one verification run of one game produced.
 
     `game` is the registry name (`mutton`), `title` the game's display title (`Mutton`),
-    `sections` each section's (key, title) in report order, `rules_section` the RULES.md
-    section the trace covers. `meta` holds the run's description (options, mode, model, z3,
-    notes) as the game's runner fills it. `accepted` holds the gap IDs the user accepted.
+    `sections` each section's (key, title) in report order, `rules_section` the section of
+    the rules reference (docs/rules.md) the trace covers. `meta` holds the run's description
+    (options, mode, model, z3, notes) as the game's runner fills it. `accepted` holds the gap
+    IDs the user accepted.
     """
 
     meta: dict[str, object]
@@ -279,9 +280,12 @@ def to_markdown(rep: Report) -> str:
                          f"{', '.join(r.clauses)} | {_cell(r.detail)} | "
                          f"{_cell(r.witness[:400])} |")
     if rep.trace:
-        where = f" (RULES.md section {rep.rules_section})" if rep.rules_section is not None \
-            else ""
+        where = f" (docs/rules.md section {rep.rules_section})" \
+            if rep.rules_section is not None else ""
         lines += ["", f"## Traceability{where}", "",
+                  "A test covers a clause when its name or docstring cites the clause ID (the "
+                  "package's clause index, made by `python -m fleece.verify.trace`); a check "
+                  "covers the clauses it names.", "",
                   "| clause | rule | tests | verify checks |", "|---|---|---|---|"]
         for t in rep.trace:
             tests = ", ".join(t.tests[:4]) + (f" (+{len(t.tests) - 4})" if len(t.tests) > 4

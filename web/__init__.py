@@ -5,6 +5,12 @@ prints.
 Starlette serves pages rendered on the server (Jinja2, autoescaped) with a little plain
 JavaScript shipped in the package (no build step, no network). Solver calls run in worker
 processes with a per-request time budget (web.pool), so a slow request gets a "took too
-long" answer and never hangs the server. This is the top layer: it may import commands,
-verify, solver and rules; nothing imports it but commands/serve.py.
+long" answer and never hangs the server. Nothing imports this package but commands/serve.py.
+
+Imports: fleece.web, fleece.commands, fleece.verify, fleece.solver and fleece.rules (the top
+layer).
 """
+
+if __name__ != "fleece.web":
+    raise ImportError(f"import fleece.web, not {__name__}: this folder is the package "
+                      "fleece.web (a bare name would load a second copy of its classes)")

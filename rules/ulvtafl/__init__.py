@@ -1,3 +1,6 @@
 """Ulvtafl, the Scandinavian fox-and-geese game (RULES.md section 3, U1-U10): the 33-point
 cross, the setups, legal moves with compulsory capture chains, U10's end checks, U8's text
-formats, records and board pictures."""
+formats, records and board pictures.
+
+Imports: fleece.rules.
+"""

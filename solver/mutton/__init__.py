@@ -22,6 +22,8 @@ Engines: `fast` (default; counting by groups and components, exact), `csp`
 (python-constraint, enumerates) and `smt` (z3: enumerates with blocking clauses, proves the
 certain facts, finds the unsat core). The csp and smt modules import their libraries only when
 asked for.
+
+Imports: fleece.rules and fleece.solver.
 """
 
 from __future__ import annotations

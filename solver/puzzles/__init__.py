@@ -1,5 +1,6 @@
-"""Deduction puzzle generators for Mutton and Woof!! (issue 6): unique, minimal, graded puzzles.
+"""What every puzzle generator shares: the grade scale and the clue-removal loop (core),
+packs of puzzle files written as a whole (pack), and seeded attempts on one core or a process
+pool with a progress bar (pool). The games' generators live in solver/<game>/puzzle/.
 
-`mutton` and `woof` generate and grade; `formats` reads and writes puzzle files; `check` verifies
-uniqueness and minimality independently with z3 (imported lazily).
+Imports: fleece.rules and fleece.solver.puzzles; rich for the progress bar.
 """

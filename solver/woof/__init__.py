@@ -6,6 +6,8 @@ contradicting lines, certain facts and a suggestion; `to_json()` is what `fleece
 --json` prints). Engines: `fast` (exact dynamic programming over hand types), `csp`
 (python-constraint enumeration, an independent check), `smt` (z3: certain facts and minimal
 unsat cores).
+
+Imports: fleece.rules and fleece.solver.
 """
 
 from __future__ import annotations

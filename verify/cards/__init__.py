@@ -6,6 +6,9 @@ and the traceability table.
 
     pkg = importlib.import_module("fleece.verify.cards")
     rep = pkg.run(pkg.VerifyConfig(quick=True)).with_accepted(["CARDS-WAR-CYCLE"])
+
+Imports: fleece.rules and fleece.verify, and fleece.solver.cards: the War termination and
+published-results checks call the solver's analyses.
 """
 
 from __future__ import annotations

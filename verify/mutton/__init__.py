@@ -7,6 +7,8 @@ termination and a cross-check of the Python model, behind the API every game's p
     # then fleece.verify.report: write_reports(rep, ...), summary_table(rep)
 
 `GAPS` lists the rules-gap IDs this package can report (fleece.verify.result.RulesGap).
+
+Imports: fleece.rules and fleece.verify.
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ shares.
     rep = rep.with_accepted(["ULV-NO-END"])    # what --accept does
 
 `GAPS` lists the rules-gap IDs this package can report (fleece.verify.result.RulesGap).
+
+Imports: fleece.rules and fleece.verify.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ and a cross-check of the Python model against the Z3 model on random rounds and 
 
     pkg = importlib.import_module("fleece.verify.woof")
     rep = pkg.run(pkg.VerifyConfig(quick=True)).with_accepted(["WOOF-NO-END"])
+
+Imports: fleece.rules and fleece.verify, and fleece.solver.woof.supply: the token check
+decides evidence files' matchings with the solver's code.
 """
 
 from __future__ import annotations
