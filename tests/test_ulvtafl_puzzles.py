@@ -10,9 +10,9 @@ from dataclasses import replace
 from functools import cache
 
 import pytest
+from helpers.scaling import examples
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from scaling import examples
 
 from fleece.rules.errors import FleeceError, ParseError
 from fleece.rules.ulvtafl.game import (

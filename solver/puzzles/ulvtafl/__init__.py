@@ -6,6 +6,9 @@ graded from data and checked by an independent method.
 - `parse_puzzles`, `render_puzzle`, `puzzle_json`, `write_pack`: the files (`formats`);
 - `values_for`, `best_move`, `hint`, `step`: playing a puzzle on a board (`play`);
 - `UlvGrade` and the grade table (`grading`), `UlvPuzzle` (`puzzle`).
+
+Imports: fleece.rules, fleece.solver.ulvtafl (the compiled retrograde table, for generating
+and playing) and fleece.solver.puzzles; the check uses no solver engine.
 """
 
 from fleece.solver.puzzles.ulvtafl.check import UlvVerdict, check
