@@ -39,9 +39,9 @@ class ChartReport(Report):
     reveal: bool
     status: Any
     rows: Any
-    score: Any
-    to_beat: Any
-    board: Any
+    score: Any = ABSENT
+    to_beat: Any = ABSENT
+    board: Any = ABSENT
     text: str = detail("")  # the chart printed back normalized
 
 
@@ -310,8 +310,9 @@ class PuzzleCheckReport(Report):
     consistent: bool = ABSENT
     answer: list[str] = ABSENT
     grade: str | None = ABSENT
-    ok: bool
+    ok: bool = ABSENT
     lines: tuple[str, ...] = detail(())
+    passed: bool = detail(False)  # every check passed (`ok` is absent when z3 finds no answer)
 
 
 def check_puzzle(request: PuzzleCheckRequest) -> PuzzleCheckReport:
@@ -326,7 +327,8 @@ def check_puzzle(request: PuzzleCheckRequest) -> PuzzleCheckReport:
         claimed = parse_solution_answer(request.solution, request.solution_source)
     verdict = check(spec.chart, spec.wolves, spec.question, spec.grade, claimed,
                     spec.ident or request.source)
-    return PuzzleCheckReport.from_json(verdict.data, lines=verdict.lines)
+    return PuzzleCheckReport.from_json(verdict.data, lines=verdict.lines,
+                                         passed=verdict.ok)
 
 
 # ---- verification -------------------------------------------------------------------------

@@ -121,8 +121,9 @@ class PuzzleCheckReport(Report):
     minimal: bool = ABSENT
     redundant: list[int] = ABSENT
     grade: str | None = ABSENT
-    ok: bool
+    ok: bool = ABSENT
     lines: tuple[str, ...] = detail(())
+    passed: bool = detail(False)  # every check passed (`ok` is absent when z3 finds no answer)
 
 
 def check_puzzle(request: PuzzleCheckRequest) -> PuzzleCheckReport:
@@ -134,7 +135,8 @@ def check_puzzle(request: PuzzleCheckRequest) -> PuzzleCheckReport:
     ev, q, labelled, ident = parse_puzzle(request.puzzle, request.source)
     claimed = solution_answer(request.solution) if request.solution is not None else None
     verdict = check(ev, q, labelled, claimed, ident or request.source)
-    return PuzzleCheckReport.from_json(verdict.data, lines=verdict.lines)
+    return PuzzleCheckReport.from_json(verdict.data, lines=verdict.lines,
+                                         passed=verdict.ok)
 
 
 @dataclass(frozen=True)
