@@ -12,12 +12,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import typer
 
+from fleece.api.values import MAX_SECONDS, parse_seconds, whole
 from fleece.rules.errors import ParseError, Stopped
+
+__all__ = ["MAX_SECONDS", "parse_seconds", "whole"]
 
 def new_app(help: str) -> typer.Typer:
     """A command group: plain help text (no rich boxes), no completion options of its own
@@ -32,24 +36,6 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
 
 # ---- option values ------------------------------------------------------------------------
-
-MAX_DIGITS = 18  # whole numbers on the command line stay far below this
-MAX_SECONDS = 7 * 86400
-
-
-def whole(text: str, lo: int | None = None, hi: int | None = None) -> int:
-    """A whole number written with ASCII digits only (no sign, underscore or other script),
-    within [lo, hi]; ValueError saying what is wrong."""
-    if not text or not text.isascii() or not text.isdigit():
-        raise ValueError(f"{text[:20]!r} is not a whole number")
-    if len(text.lstrip("0")) > MAX_DIGITS:
-        raise ValueError(f"{text[:20]}... is far too large")
-    value = int(text)
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
-        span = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
-        raise ValueError(f"{value} is out of range ({span})")
-    return value
-
 
 def int_in(lo: int | None = None, hi: int | None = None) -> Callable[[Any], int]:
     """A Typer `parser=` for a whole number in [lo, hi] (see `whole`): Typer's own int type
@@ -67,23 +53,6 @@ def int_in(lo: int | None = None, hi: int | None = None) -> Callable[[Any], int]
     return convert
 
 
-def parse_seconds(text: str, limit: float, *, strip: bool = False) -> float:
-    """A positive number of seconds up to `limit` (ASCII digits with an optional decimal
-    fraction; surrounding blanks allowed with `strip`), else ValueError in one line: the one
-    reader of every seconds option."""
-    t = text.strip() if strip else text
-    whole_part, _, frac = t.partition(".")
-    if not t.isascii() or not whole_part.isdigit() or (frac and not frac.isdigit()):
-        raise ValueError(f"{text[:20]!r} is not a number of seconds")
-    if len(whole_part.lstrip("0")) > 7 or len(frac) > 6:
-        raise ValueError(f"{t[:20]}{'...' if len(t) > 20 else ''} "
-                         "is far too large or too precise a number of seconds")
-    value = float(t)
-    if not 0 < value <= limit:
-        raise ValueError(f"{t} is out of range (0 < seconds <= {limit:g})")
-    return value
-
-
 def seconds_in(limit: float = MAX_SECONDS, *, strip: bool = False) -> Callable[[Any], float]:
     """A Typer `parser=` for a positive number of seconds up to `limit`."""
 
@@ -97,6 +66,29 @@ def seconds_in(limit: float = MAX_SECONDS, *, strip: bool = False) -> Callable[[
 
     convert.__name__ = "seconds"
     return convert
+
+
+E = TypeVar("E", bound=Enum)
+
+
+def choice(enum: type[E]) -> dict[str, Any]:
+    """The Typer option settings of an enum's choices: the values as the metavar, completion
+    of them, and a reader that takes any case and refuses anything else in fleece's words
+    (`'sideways' is not one of winner-first, loser-first, random`, as the web says it)."""
+    values = [str(e.value) for e in enum]
+
+    def convert(text: Any) -> E:
+        if isinstance(text, enum):
+            return text
+        low = str(text).strip().lower()
+        for e in enum:
+            if e.value == low:
+                return e
+        raise typer.BadParameter(f"{str(text)[:30]!r} is not one of {', '.join(values)}")
+
+    convert.__name__ = enum.__name__
+    return {"parser": convert, "metavar": "[" + "|".join(values) + "]",
+            "autocompletion": names(*values)}
 
 
 def names(*choices: str) -> Callable[[str], list[str]]:

@@ -12,6 +12,7 @@ import typer
 from fleece.api import cards as api
 from fleece.commands.base import (
     EXIT_OK,
+    choice,
     complete_deck,
     echo,
     int_in,
@@ -57,9 +58,9 @@ class Policy(StrEnum):
 
 
 Deck = Annotated[str, typer.Option(help=DECK_HELP, autocompletion=complete_deck)]
-OrderOpt = Annotated[Order, typer.Option(help="return order (K2)")]
+OrderOpt = Annotated[Order, typer.Option(**choice(Order), help="return order (K2)")]
 RunoutOpt = Annotated[Runout, typer.Option(
-    help="lose (K2: cannot finish a war, lose) | last-card")]
+    **choice(Runout), help="lose (K2: cannot finish a war, lose) | last-card")]
 Json = Annotated[bool, typer.Option("--json", help="print JSON")]
 
 
@@ -189,7 +190,8 @@ def herd_simulate(
     players: Annotated[int, typer.Option(parser=int_in(2, 4), help="2-4 players")] = 2,
     games: Annotated[int, typer.Option(parser=int_in(1, 10**7), help="how many games")] = 1000,
     seed: Annotated[int, typer.Option(parser=int_in(0, 10**12), help="seed")] = 1,
-    policy: Annotated[Policy, typer.Option(help="the players' policy")] = Policy.GREEDY,
+    policy: Annotated[Policy, typer.Option(**choice(Policy), help="the players' policy")
+                      ] = Policy.GREEDY,
     deck: Annotated[str, typer.Option(help="deck spec (McCord's kinds only)",
                                       autocompletion=complete_deck)] = "wolf",
     limit: Annotated[int, typer.Option(parser=int_in(1, 10**7),
@@ -284,10 +286,10 @@ def conc_pairs(
 
 
 def verify_options(
-    order: Annotated[Order, typer.Option(help="War return order under test (K2)")
-                     ] = Order.WINNER_FIRST,
-    runout: Annotated[Runout, typer.Option(help="War run-out rule under test (K2)")
-                      ] = Runout.LOSE,
+    order: Annotated[Order, typer.Option(**choice(Order), help="War return order under test "
+                                                                "(K2)")] = Order.WINNER_FIRST,
+    runout: Annotated[Runout, typer.Option(**choice(Runout), help="War run-out rule under "
+                                                                  "test (K2)")] = Runout.LOSE,
     seed: Annotated[int, typer.Option(parser=int_in(0, 10**9),
                                       help="seed of the random-play checks")] = 1,
 ) -> api.VerifyVariant:

@@ -22,18 +22,19 @@ app = new_app("the toolkit in a web page on this computer (localhost)")
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(
-        help="address to listen on (127.0.0.1: this computer only; another address is "
-             "reachable by others: a warning is printed)")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(parser=int_in(0, 65535),
+        metavar="HOST",
+        help="address to listen on (default 127.0.0.1: this computer only; another address "
+             "is reachable by others: a warning is printed)")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(parser=int_in(0, 65535), metavar="PORT",
                                       help="port (0 picks a free one)")] = 8000,
     open_browser: Annotated[bool, typer.Option("--open",
                                                help="open the app in a web browser")] = False,
     budget: Annotated[float, typer.Option(
-        parser=seconds_in(MAX_BUDGET, strip=True), metavar="SECONDS",
+        parser=seconds_in(MAX_BUDGET, strip=True), metavar="BUDGET",
         help="seconds a request may compute before it is stopped with 'took too long'")
     ] = 20.0,
     workers: Annotated[int | None, typer.Option(
-        parser=int_in(1, 64), show_default=False,
+        parser=int_in(1, 64), show_default=False, metavar="WORKERS",
         help="solver processes (default: one per core, at least 2)")] = None,
 ) -> int:
     """Start the local web app: Mutton charts, puzzles, Woof!! evidence, Ulvtafl and the card

@@ -13,6 +13,7 @@ from fleece.api import ulvtafl as api
 from fleece.commands.base import (
     EXIT_OK,
     EXIT_RESULT,
+    choice,
     echo,
     int_in,
     new_app,
@@ -47,8 +48,9 @@ class Side(StrEnum):
 
 
 SetupOpt = Annotated[Setup | None, typer.Option(
-    show_default=False, help="start from a setup of U9: 13, 15 or 17 sheep against one wolf, "
-                             "or 20 against two (default 20)")]
+    **choice(Setup), show_default=False,
+    help="start from a setup of U9: 13, 15 or 17 sheep against one wolf, or 20 against two "
+         "(default 20)")]
 PositionOpt = Annotated[str | None, typer.Option(
     metavar="TEXT", show_default=False,
     help="start from a position string (U8), e.g. 'W.W/.../......./SSSSSSS/SSSSSSS/SSS/SSS w'")]
@@ -232,7 +234,7 @@ def solve(
 
 @app.command()
 def play(
-    side: Annotated[Side, typer.Option(help="the side you play")] = Side.SHEEP,
+    side: Annotated[Side, typer.Option(**choice(Side), help="the side you play")] = Side.SHEEP,
     setup: SetupOpt = None, position: PositionOpt = None, wolf: WolfOpt = None,
     orthogonal: Orthogonal = False, wolf_diagonal_captures_only: WolfDiag = False,
     sheep_orthogonal: SheepOrth = False, no_repetition_draw: NoRepetition = False,

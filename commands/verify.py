@@ -133,11 +133,11 @@ def verify(options: dict[str, Any], variant: Any) -> int:
     for a in rep.unmatched_accepts():
         sys.stderr.write(f"fleece: warning: --accept {a}: no such gap was found in this run "
                          "(listed in the report)\n")
-    for path in report.written:
-        note(f"wrote {path}")
     if json:
         print_json(report)
         return EXIT_OK if rep.ok else EXIT_RESULT
+    for path in report.written:
+        note(f"wrote {path}")
     from fleece.commands.output import Column, Document, show
 
     doc = Document()
