@@ -35,6 +35,15 @@ EXIT_RESULT = 1  # an inconsistent position, a failed check, a stopped search: a
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
 
+def finish(ok: bool) -> int:
+    """The end of a command whose result may be a failure (an inconsistent chart, a failed
+    check, a search without an answer): exit status 0, or typer.Exit(1), which Typer's own
+    runner and fleece.cli.main both turn into exit status 1."""
+    if not ok:
+        raise typer.Exit(EXIT_RESULT)
+    return EXIT_OK
+
+
 # ---- option values ------------------------------------------------------------------------
 
 def int_in(lo: int | None = None, hi: int | None = None) -> Callable[[Any], int]:

@@ -12,10 +12,10 @@ from fleece.api import mutton as api
 from fleece.commands.base import (
     ENGINE_HELP,
     EXIT_OK,
-    EXIT_RESULT,
     complete_engine,
     echo,
     engine_name,
+    finish,
     int_in,
     new_app,
     print_json,
@@ -81,7 +81,7 @@ def solve(
         from fleece.commands.output import show
 
         show(human(report.analysis))
-    return EXIT_OK if report.consistent else EXIT_RESULT
+    return finish(report.consistent)
 
 
 @app.command()
@@ -204,7 +204,7 @@ def puzzle_check(
         print_json(report)
     else:
         echo("\n".join(report.lines))
-    return EXIT_OK if report.passed else EXIT_RESULT
+    return finish(report.passed)
 
 
 # ---- fleece verify --game mutton ---------------------------------------------------------

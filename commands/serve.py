@@ -54,4 +54,6 @@ def serve(
     if workers is not None:
         kwargs["workers"] = workers
     status: int = web.serve(web.Config(**kwargs), open_browser=open_browser)
+    if status:
+        raise typer.Exit(status)
     return status

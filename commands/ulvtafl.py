@@ -12,9 +12,9 @@ import typer
 from fleece.api import ulvtafl as api
 from fleece.commands.base import (
     EXIT_OK,
-    EXIT_RESULT,
     choice,
     echo,
+    finish,
     int_in,
     new_app,
     print_json,
@@ -207,16 +207,16 @@ def solve(
         board_report = api.board(api.PositionRequest(position=report.position))
         write_output(svg, api.board_svg(board_report, report.best_move), force=force,
                      what="SVG picture of the board and the best move")
-    status = EXIT_RESULT if report.value == "unknown" else EXIT_OK
+    known = report.value != "unknown"
     if json:
         print_json(report)
-        return status
+        return finish(known)
     echo(f"position: {report.position}")
     if report.value == "unknown":
         echo(f"value: unknown - the budget ran out ({report.stopped}) after "
              f"{report.nodes:,} nodes in {report.seconds:.1f} s")
         echo("learned: " + ", ".join(f"{k} win {v}" for k, v in report.searches.items()))
-        return status
+        return finish(known)
     what = "draw (neither side can force a win)" if report.value == "draw" else \
         f"the {report.value} win"
     echo(f"value: {what}")

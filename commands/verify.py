@@ -19,9 +19,8 @@ import typer
 
 from fleece.api import verify as api
 from fleece.commands.base import (
-    EXIT_OK,
-    EXIT_RESULT,
     echo,
+    finish,
     int_in,
     new_app,
     note,
@@ -135,7 +134,7 @@ def verify(options: dict[str, Any], variant: Any) -> int:
                          "(listed in the report)\n")
     if json:
         print_json(report)
-        return EXIT_OK if rep.ok else EXIT_RESULT
+        return finish(rep.ok)
     for path in report.written:
         note(f"wrote {path}")
     from fleece.commands.output import Column, Document, show
@@ -161,7 +160,7 @@ def verify(options: dict[str, Any], variant: Any) -> int:
     for g in rep.gaps():
         echo(("accepted " if g.accepted else "") + g.line())
     echo(rep.verdict())
-    return EXIT_OK if rep.ok else EXIT_RESULT
+    return finish(rep.ok)
 
 
 def command(ctx: Any) -> Any:

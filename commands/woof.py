@@ -12,10 +12,10 @@ from fleece.api import woof as api
 from fleece.commands.base import (
     ENGINE_HELP,
     EXIT_OK,
-    EXIT_RESULT,
     complete_engine,
     echo,
     engine_name,
+    finish,
     int_in,
     names,
     new_app,
@@ -70,7 +70,7 @@ def solve(
         from fleece.commands.woof_view import report as human
 
         show(human(report.analysis, exact=exact))
-    return EXIT_OK if report.consistent else EXIT_RESULT
+    return finish(report.consistent)
 
 
 @puzzle.command("generate")
@@ -126,7 +126,7 @@ def puzzle_check(
         print_json(report)
     else:
         echo("\n".join(report.lines))
-    return EXIT_OK if report.passed else EXIT_RESULT
+    return finish(report.passed)
 
 
 def _dog_target(text: str) -> str:
