@@ -58,7 +58,7 @@ def int_in(lo: int | None = None, hi: int | None = None) -> Callable[[Any], int]
         except ValueError as exc:
             raise typer.BadParameter(str(exc)) from None
 
-    convert.__name__ = "whole"
+    convert.__name__ = "N"
     return convert
 
 
