@@ -141,8 +141,11 @@ def test_shell_completion_names_games_engines_and_decks(words: list[str],
 
 
 def test_show_completion_prints_the_script() -> None:
+    """`--show-completion bash` (Typer's detection of the parent shell switched off: under a
+    test runner there is none to detect)."""
+    env = {**os.environ, "_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"}
     proc = subprocess.run([sys.executable, "-m", "fleece", "--show-completion", "bash"],
-                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+                          capture_output=True, text=True, timeout=60, cwd=ROOT, env=env)
     assert proc.returncode == 0
     assert "complete -o default -F _fleece_completion fleece" in proc.stdout
 
