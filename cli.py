@@ -45,6 +45,47 @@ def groups() -> dict[str, tuple[str, str]]:
     return found
 
 
+class LazyGroup(TyperGroup):
+    """A group of a command module's Typer app whose commands are turned into Click commands
+    only when named (Typer's own conversion reads every command's signature at once)."""
+
+    def __init__(self, name: str, app: typer.Typer, context_settings: Any = None) -> None:
+        help_text = app.info.help if isinstance(app.info.help, str) else None
+        super().__init__(name=name, help=help_text, rich_markup_mode=None,
+                         context_settings=context_settings)
+        self.app = app
+
+    def _entries(self) -> dict[str, Any]:
+        """Name -> the app's CommandInfo or sub-app TyperInfo, in registration order."""
+        entries: dict[str, Any] = {}
+        for info in self.app.registered_commands:
+            assert info.callback is not None
+            entries[info.name or typer.main.get_command_name(info.callback.__name__)] = info
+        for group in self.app.registered_groups:
+            entries[str(group.name)] = group
+        return entries
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """The commands and sub-groups, in the order the module registers them."""
+        return list(self._entries())
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The named command converted now (a sub-group stays lazy)."""
+        if cmd_name in self.commands:
+            return self.commands[cmd_name]
+        info = self._entries().get(cmd_name)
+        if info is None:
+            return None
+        if isinstance(info, typer.models.TyperInfo):
+            assert info.typer_instance is not None
+            command: click.Command = LazyGroup(cmd_name, info.typer_instance)
+        else:
+            command = typer.main.get_command_from_info(
+                info, pretty_exceptions_short=True, rich_markup_mode=None)
+        self.commands[cmd_name] = command
+        return command
+
+
 class FleeceGroup(TyperGroup):
     """The top-level group: names and summaries from the registry, each group's module
     imported only when that group is asked for (so `fleece --help` imports no game)."""
@@ -59,10 +100,16 @@ class FleeceGroup(TyperGroup):
         if found is None:
             return None
         module: Any = importlib.import_module(found[0])
-        command = module.command(ctx) if hasattr(module, "command") else \
-            typer.main.get_command(module.app)
-        command.name = cmd_name
-        return command
+        if hasattr(module, "command"):  # built from the rest of the command line (verify)
+            command: click.Command = module.command(ctx)
+            command.name = cmd_name
+            return command
+        app_: typer.Typer = module.app
+        if len(app_.registered_commands) == 1 and not app_.registered_groups:
+            command = typer.main.get_command(app_)  # a group of one command (serve)
+            command.name = cmd_name
+            return command
+        return LazyGroup(cmd_name, app_)
 
     def resolve_command(self, ctx: click.Context, args: list[str]
                         ) -> tuple[str | None, click.Command | None, list[str]]:

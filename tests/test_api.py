@@ -137,7 +137,7 @@ def _options(words: list[str]) -> set[str]:
 
     cmd: Any = top.get_command(Context(top), words[0])
     for word in words[1:]:
-        cmd = cmd.commands[word]
+        cmd = cmd.get_command(Context(cmd), word)
     return {o for p in cmd.params for o in p.opts if o.startswith("--")}
 
 
