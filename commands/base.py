@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 
@@ -118,6 +118,36 @@ def engine_name(text: Any) -> str:
     """A Typer `parser=` for --engine: the name as given (the library checks it and says
     which engines there are, naming the option)."""
     return str(text)
+
+
+# ---- puzzle packs ----------------------------------------------------------------------------
+
+PackOut = Annotated[str, typer.Option(
+    help="folder for NNN.txt, NNN.json, NNN.solution.txt", show_default=False)]
+PackCount = Annotated[int, typer.Option(parser=int_in(1, 10_000), help="how many puzzles")]
+PackGrade = Annotated[str, typer.Option(help="easy | medium | hard",
+                                        autocompletion=names("easy", "medium", "hard"))]
+PackSeed = Annotated[int, typer.Option(parser=int_in(0),
+                                       help="seed: the same seed gives the same puzzles")]
+PackForce = Annotated[bool, typer.Option(
+    "--force", help="replace a pack already in --out (other files are never touched)")]
+PackJson = Annotated[bool, typer.Option("--json", help="print what was written as JSON")]
+
+
+def generate_pack(what: str, unit: str, request: Any, generate: Any, json: bool) -> int:
+    """Generate a puzzle pack with a progress bar (`what` puzzles, attempts in `unit`s) and
+    say what was written."""
+    from fleece.solver.puzzles.core import Grade
+    from fleece.solver.puzzles.pool import progress_bar
+
+    label = f"{Grade.parse(request.grade).label} {what}"
+    with progress_bar(label, request.count, unit) as progress:
+        report = generate(request, progress)
+    if json:
+        print_json(report)
+    else:
+        echo(f"wrote {report.count} {report.grade} {what} to {report.out}")
+    return EXIT_OK
 
 
 # ---- files ---------------------------------------------------------------------------------

@@ -60,7 +60,8 @@ class Policy(StrEnum):
 Deck = Annotated[str, typer.Option(help=DECK_HELP, autocompletion=complete_deck)]
 OrderOpt = Annotated[Order, typer.Option(**choice(Order), help="return order (K2)")]
 RunoutOpt = Annotated[Runout, typer.Option(
-    **choice(Runout), help="lose (K2: cannot finish a war, lose) | last-card")]
+    **choice(Runout), help="a player who cannot finish a war: loses (K2) or plays the last "
+                           "card")]
 Json = Annotated[bool, typer.Option("--json", help="print JSON")]
 
 

@@ -12,11 +12,19 @@ from fleece.api import mutton as api
 from fleece.commands.base import (
     ENGINE_HELP,
     EXIT_OK,
+    PackCount,
+    PackForce,
+    PackGrade,
+    PackJson,
+    PackOut,
+    PackSeed,
     complete_engine,
     echo,
     engine_name,
     finish,
+    generate_pack,
     int_in,
+    names,
     new_app,
     print_json,
     read_input,
@@ -144,41 +152,22 @@ def chart(
 
 @puzzle.command("generate")
 def puzzle_generate(
-    out: Annotated[str, typer.Option(
-        help="folder for NNN.txt, NNN.json, NNN.solution.txt", show_default=False)],
-    count: Annotated[int, typer.Option(parser=int_in(1, 10_000), help="how many puzzles")] = 10,
-    grade: Annotated[str, typer.Option(
-        help="easy | medium | hard", autocompletion=lambda: ["easy", "medium", "hard"])
-    ] = "easy",
+    out: PackOut, count: PackCount = 10, grade: PackGrade = "easy",
     question: Annotated[str, typer.Option(
         help="all (name all wolves) | certain | any (mixed)",
-        autocompletion=lambda: ["all", "certain", "any"])] = "any",
-    seed: Annotated[int, typer.Option(
-        parser=int_in(0), help="seed: the same seed gives the same puzzles")] = 1,
+        autocompletion=names("all", "certain", "any"))] = "any",
+    seed: PackSeed = 1,
     wolves: Annotated[int, typer.Option(
         parser=int_in(0), help="wolves in the simulated games (26 animals)")] = 4,
     workers: Annotated[int, typer.Option(parser=int_in(1, 64), help="processes to use")] = 1,
     svg: Annotated[bool, typer.Option("--svg", help="also draw each chart as NNN.svg")] = False,
-    force: Annotated[bool, typer.Option(
-        "--force", help="replace a pack already in --out (other files are never touched)")
-    ] = False,
-    json: Annotated[bool, typer.Option("--json", help="print what was written as JSON")] = False,
+    force: PackForce = False, json: PackJson = False,
 ) -> int:
     """Generate unique, minimal puzzles of one grade from simulated games."""
-    from fleece.solver.puzzles.core import Grade
-    from fleece.solver.puzzles.pool import progress_bar
-
     request = api.PuzzleGenerateRequest(out=out, count=count, grade=grade, question=question,
                                         seed=seed, wolves=wolves, workers=workers, svg=svg,
                                         force=force)
-    label = Grade.parse(grade).label
-    with progress_bar(f"{label} puzzles", count, "games") as progress:
-        report = api.generate_pack(request, progress)
-    if json:
-        print_json(report)
-    else:
-        echo(f"wrote {report.count} {report.grade} puzzles to {report.out}")
-    return EXIT_OK
+    return generate_pack("puzzles", "games", request, api.generate_pack, json)
 
 
 @puzzle.command("check")

@@ -11,11 +11,17 @@ import typer
 from fleece.api import woof as api
 from fleece.commands.base import (
     ENGINE_HELP,
-    EXIT_OK,
+    PackCount,
+    PackForce,
+    PackGrade,
+    PackJson,
+    PackOut,
+    PackSeed,
     complete_engine,
     echo,
     engine_name,
     finish,
+    generate_pack,
     int_in,
     names,
     new_app,
@@ -75,35 +81,15 @@ def solve(
 
 @puzzle.command("generate")
 def puzzle_generate(
-    out: Annotated[str, typer.Option(
-        help="folder for NNN.txt, NNN.json, NNN.solution.txt", show_default=False)],
-    count: Annotated[int, typer.Option(parser=int_in(1, 10_000), help="how many puzzles")] = 10,
-    grade: Annotated[str, typer.Option(
-        help="easy | medium | hard", autocompletion=names("easy", "medium", "hard"))
-    ] = "easy",
-    seed: Annotated[int, typer.Option(
-        parser=int_in(0), help="seed: the same seed gives the same puzzles")] = 1,
+    out: PackOut, count: PackCount = 10, grade: PackGrade = "easy", seed: PackSeed = 1,
     workers: Annotated[int, typer.Option(
         parser=int_in(1, 64), help="processes to use (same puzzles whatever N)")] = 1,
-    force: Annotated[bool, typer.Option(
-        "--force", help="replace a pack already in --out (other files are never touched)")
-    ] = False,
-    json: Annotated[bool, typer.Option("--json", help="print what was written as JSON")] = False,
+    force: PackForce = False, json: PackJson = False,
 ) -> int:
     """Generate unique, minimal Woof!! puzzles of one grade from simulated rounds."""
-    from fleece.solver.puzzles.core import Grade
-    from fleece.solver.puzzles.pool import progress_bar
-
     request = api.PuzzleGenerateRequest(out=out, count=count, grade=grade, seed=seed,
                                         workers=workers, force=force)
-    label = Grade.parse(grade).label
-    with progress_bar(f"{label} Woof!! puzzles", count, "rounds") as progress:
-        report = api.generate_pack(request, progress)
-    if json:
-        print_json(report)
-    else:
-        echo(f"wrote {report.count} {report.grade} Woof!! puzzles to {report.out}")
-    return EXIT_OK
+    return generate_pack("Woof!! puzzles", "rounds", request, api.generate_pack, json)
 
 
 @puzzle.command("check")
