@@ -115,8 +115,9 @@ def board(request: PositionRequest) -> BoardReport:
     return _board_report(state_of(request))
 
 
-def board_svg(report: BoardReport, arrow: str | None = None) -> str:
-    """The position as an SVG picture, with `arrow` (a move's text) drawn when given."""
+def board_svg(report: BoardReport | SolveReport, arrow: str | None = None) -> str:
+    """The report's position (with its movement rules' lines) as an SVG picture, with
+    `arrow` (a move's text) drawn when given."""
     from fleece.rules.ulvtafl.diagram import svg
     from fleece.rules.ulvtafl.notation import parse_move
 
@@ -291,9 +292,13 @@ def _solve_state(request: SolveRequest) -> Any:
             return replay_record(parse_record(request.text))[-1]
         if not body:
             raise ParseError("empty input: expected a position string or a record", line=1)
-        return parse_position(body[0])
+        state = parse_position(body[0])
     except ParseError as exc:
         raise exc.located(request.source) from None
+    rules = rules_of(request)  # a position string takes the movement rules of the request
+    if rules != type(rules)():
+        state = type(state).create(rules, state.sheep, state.wolves, state.to_move)
+    return state
 
 
 def solve(request: SolveRequest,

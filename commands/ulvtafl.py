@@ -204,8 +204,7 @@ def solve(
     else:
         report = api.solve(request)
     if svg is not None:
-        board_report = api.board(api.PositionRequest(position=report.position))
-        write_output(svg, api.board_svg(board_report, report.best_move), force=force,
+        write_output(svg, api.board_svg(report, report.best_move), force=force,
                      what="SVG picture of the board and the best move")
     known = report.value != "unknown"
     if json:
