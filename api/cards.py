@@ -22,6 +22,34 @@ from typing import Any
 from fleece.api.report import ABSENT, Report
 from fleece.rules.errors import ParseError
 
+__all__ = [
+    "ConcentrationRequest",
+    "DeckReport",
+    "DeckRequest",
+    "DuelReport",
+    "HerdReport",
+    "HerdRequest",
+    "PairsReport",
+    "PairsRequest",
+    "SolitaireReport",
+    "VerifyVariant",
+    "WarAnalyseRequest",
+    "WarExactReport",
+    "WarMarkovReport",
+    "WarPlayReport",
+    "WarPlayRequest",
+    "WarReport",
+    "WarSampledReport",
+    "analyse_war",
+    "concentration_pairs",
+    "deck",
+    "parse_deck",
+    "play_war",
+    "simulate_herd",
+    "solve_concentration",
+]
+
+
 DEFAULT_SAMPLES = 20_000  # Monte Carlo games when a deck is too large for the exact analysis
 MAX_DEALS = 2_000_000
 MAX_CHAIN_STATES = 6_000

@@ -19,6 +19,34 @@ from fleece.api.budget import solve_budget, within
 from fleece.api.report import ABSENT, Report, detail
 from fleece.rules.errors import FleeceError, ParseError
 
+__all__ = [
+    "AdviceReport",
+    "BoardReport",
+    "BoardRequest",
+    "ChartReport",
+    "ChartRequest",
+    "PackReport",
+    "PuzzleCheckReport",
+    "PuzzleCheckRequest",
+    "PuzzleGenerateRequest",
+    "ReplayReport",
+    "ReplayRequest",
+    "SolveReport",
+    "SolveRequest",
+    "VerifyVariant",
+    "advise",
+    "board",
+    "board_svg",
+    "check_puzzle",
+    "generate_pack",
+    "parse_chart",
+    "parse_letters",
+    "problem",
+    "replay",
+    "solve",
+]
+
+
 # ---- charts ---------------------------------------------------------------------------
 
 

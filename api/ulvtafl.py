@@ -20,6 +20,29 @@ from typing import Any
 from fleece.api.report import Report, detail
 from fleece.rules.errors import FleeceError, IllegalMoveError, ParseError
 
+__all__ = [
+    "BoardReport",
+    "MoveRequest",
+    "PerftReport",
+    "PerftRequest",
+    "PositionRequest",
+    "ReplayReport",
+    "ReplayRequest",
+    "SolveReport",
+    "SolveRequest",
+    "VerifyVariant",
+    "board",
+    "board_svg",
+    "perft",
+    "play",
+    "replay",
+    "reply",
+    "rules_of",
+    "solve",
+    "state_of",
+]
+
+
 SETUPS = (13, 15, 17, 20)
 SEARCH_BUDGET = 15.0  # default seconds of solve and perft: no search runs unbounded
 RETRO_LIMIT = 2_000_000

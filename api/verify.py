@@ -22,6 +22,15 @@ from typing import Any
 from fleece.api.report import Report, detail
 from fleece.rules.errors import FleeceError, ParseError
 
+__all__ = [
+    "VerifyReport",
+    "VerifyRequest",
+    "known_gaps",
+    "sections",
+    "verifiable",
+    "verify_game",
+]
+
 
 def variant_class(game: str) -> Any:
     """The VerifyVariant dataclass of a game (its own verification options)."""

@@ -19,6 +19,18 @@ from fleece.api.budget import solve_budget, within
 from fleece.api.mutton import PackReport
 from fleece.api.report import ABSENT, Report, detail
 
+__all__ = [
+    "PuzzleCheckReport",
+    "PuzzleCheckRequest",
+    "PuzzleGenerateRequest",
+    "SolveReport",
+    "SolveRequest",
+    "VerifyVariant",
+    "check_puzzle",
+    "generate_pack",
+    "solve",
+]
+
 
 @dataclass(frozen=True)
 class SolveRequest:
