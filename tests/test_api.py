@@ -210,14 +210,17 @@ def test_errors_carry_their_field_line_and_limit() -> None:
 
 def test_ulvtafl_reply_keeps_the_proved_value() -> None:
     """The solver's reply in play (solver.ulvtafl.policy.reply_move via api.ulvtafl.play):
-    in the trapped position the wolves to move lose, and the sheep's answer after any wolf
-    move keeps the sheep's win (the position reached is still a sheep win)."""
+    examples/ulvtafl/trapped.txt is analysed by hand as a sheep win in 2 plies (the wolf's
+    only move c7-c6, then a sheep move that leaves it none), so the solver's reply must end
+    the game at once, won by the sheep."""
     text = (ROOT / "examples" / "ulvtafl" / "trapped.txt").read_text()
     trapped = next(ln for ln in text.splitlines() if ln and not ln.startswith("#"))
     board = ulvtafl.board(ulvtafl.PositionRequest(position=trapped))
     assert board.to_move == "wolves" and board.legal_moves
     after = ulvtafl.play(ulvtafl.MoveRequest(position=trapped, move=board.legal_moves[0],
                                              solver="sheep", think=5.0))
-    assert after.played == ("c7-c6", "d7-c7") and after.reply_note is not None
+    assert board.legal_moves == ["c7-c6"]
+    assert after.played[0] == "c7-c6" and len(after.played) == 2
+    assert after.reply_note is not None
     assert "value sheep" in after.reply_note
     assert after.result == "sheep" and after.to_move is None  # the file's hand analysis
