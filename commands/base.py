@@ -1,211 +1,153 @@
-"""What every command module shares: argument parsing that reports errors in one line, typed
-option values, and reading and writing the user's files.
+"""What every command module shares: exit statuses, fleece's strict readers of option values
+(Typer `parser=` functions), reading and writing the user's files, and printing results.
 
-Commands are plain argparse: each command module has `build(parser)`, which adds its
-subcommands, each with a handler `handler(args) -> int` (the exit status). argparse is in the
-standard library and imports in a few milliseconds, so the command line starts fast; heavy
-modules are imported inside the handlers that need them.
+Each command module is a `typer.Typer()` app whose commands are short typed functions: build
+the `fleece.api` request from the options, call the API, print, return the exit status.
+Errors are raised (FleeceError from the library, typer.BadParameter from a reader) and
+printed as one line by fleece.cli.main.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from enum import Enum
 from pathlib import Path
+from typing import Annotated, Any, TypeVar
 
-from fleece.rules.errors import FleeceError, ParseError
+import typer
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
-if TYPE_CHECKING:
-    from typing import Any, NoReturn
+from fleece.api.values import MAX_SECONDS, parse_seconds, whole
+from fleece.rules.errors import ParseError, Stopped
 
-Handler = Callable[[argparse.Namespace], int]
+__all__ = ["MAX_SECONDS", "parse_seconds", "whole"]
+
+def new_app(help: str) -> typer.Typer:
+    """A command group: plain help text (no rich boxes), no completion options of its own
+    (the top level has them); named without a command it is a usage error."""
+    return typer.Typer(help=help, rich_markup_mode=None,
+                       add_completion=False, pretty_exceptions_enable=False)
+
 
 EXIT_OK = 0
-EXIT_RESULT = 1  # an inconsistent position, a failed check: a result, not an error
+EXIT_RESULT = 1  # an inconsistent position, a failed check, a stopped search: a result
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
 
-
-class UsageError(FleeceError):
-    """A command line that does not parse: unknown option, missing or malformed value."""
-
-
-class HelpFormatter(argparse.RawDescriptionHelpFormatter):
-    """Help as written: a literal `%` in a help text ("95% intervals") is shown as it is
-    instead of breaking argparse's %-formatting (which made `-h` an internal error)."""
-
-    def _expand_help(self, action: argparse.Action) -> str:
-        try:
-            return super()._expand_help(action)
-        except (ValueError, TypeError, KeyError):
-            return self._get_help_string(action) or ""
-
-
-class Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are a UsageError (one line, exit status 2) instead of a
-    usage text, and whose subcommands are parsers of the same kind."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", HelpFormatter)
-        self._checking = False
-        super().__init__(*args, **kwargs)
-
-    # argparse makes a help formatter for each add_argument (to check the metavar) and for
-    # add_subparsers (to name the subcommands' prog); a formatter without a width asks the
-    # terminal for one, importing shutil (and with it fnmatch, bz2, lzma). Neither use
-    # depends on the width, so a command line that prints no help never asks.
-
-    def add_argument(self, *args: Any, **kwargs: Any) -> Any:
-        """argparse's add_argument; its metavar check formats with a fixed width."""
-        self._checking = True
-        try:
-            return super().add_argument(*args, **kwargs)
-        finally:
-            self._checking = False
-
-    def _get_formatter(self) -> argparse.HelpFormatter:
-        if self._checking:  # the metavar check: _format_args reads no width
-            formatter: Any = self.formatter_class  # argparse's formatters all take a width
-            return formatter(prog=self.prog, width=80)  # type: ignore[no-any-return]
-        return super()._get_formatter()
-
-    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
-        """Refuse a NUL character in any argument first (no file name can hold one; a real
-        command line cannot carry one, but main(argv) called from Python can)."""
-        for word in args or ():
-            if isinstance(word, str) and "\0" in word:
-                raise UsageError(f"{self.prog}: argument {word[:40]!r} contains a NUL "
-                                 "character")
-        return super().parse_known_args(args, namespace)
-
-    def error(self, message: str) -> NoReturn:
-        """Raise instead of printing usage and exiting."""
-        raise UsageError(f"{self.prog}: {message}")
-
-    def commands(self, title: str = "commands") -> Commands:
-        """The subcommands of this parser."""
-        kwargs: dict[str, Any] = {}
-        if (self.usage is None and not self._get_positional_actions()
-                and self.prog == self.prog.strip() and "\n" not in self.prog):
-            # what argparse would compute: the usage of this parser without its options and
-            # with no positional argument, is the prog alone (formatted at any width)
-            kwargs["prog"] = self.prog
-        action = self.add_subparsers(title=title, metavar="COMMAND", parser_class=Parser,
-                                     **kwargs)
-        action.required = True
-        return Commands(action)
-
-
-class Commands:
-    """Adds subcommands: `add(name, handler, help)` returns the new command's parser."""
-
-    def __init__(self, action: Any) -> None:
-        self._action = action
-
-    def add(self, name: str, handler: Handler | None, help: str,
-            description: str | None = None) -> Parser:
-        """A subcommand; `handler` None makes a group (give it `.commands()`)."""
-        parser: Parser = self._action.add_parser(name, help=help,
-                                                 description=description or help)
-        if handler is not None:
-            parser.set_defaults(handler=handler)
-        return parser
+def finish(ok: bool) -> int:
+    """The end of a command whose result may be a failure (an inconsistent chart, a failed
+    check, a search without an answer): exit status 0, or typer.Exit(1), which Typer's own
+    runner and fleece.cli.main both turn into exit status 1."""
+    if not ok:
+        raise typer.Exit(EXIT_RESULT)
+    return EXIT_OK
 
 
 # ---- option values ------------------------------------------------------------------------
 
-MAX_DIGITS = 18  # whole numbers on the command line stay far below this
+def int_in(lo: int | None = None, hi: int | None = None) -> Callable[[Any], int]:
+    """A Typer `parser=` for a whole number in [lo, hi] (see `whole`): Typer's own int type
+    calls int(), which takes `1_000`, `+4` and other scripts' digits."""
 
-
-def whole(text: str, lo: int | None = None, hi: int | None = None) -> int:
-    """A whole number written with ASCII digits only (no sign, underscore or other script),
-    within [lo, hi]; ValueError saying what is wrong."""
-    if not text or not text.isascii() or not text.isdigit():
-        raise ValueError(f"{text[:20]!r} is not a whole number")
-    if len(text.lstrip("0")) > MAX_DIGITS:
-        raise ValueError(f"{text[:20]}... is far too large")
-    value = int(text)
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
-        span = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
-        raise ValueError(f"{value} is out of range ({span})")
-    return value
-
-
-def int_in(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
-    """An argparse `type` for a whole number in [lo, hi] (see `whole`)."""
-
-    def convert(text: str) -> int:
+    def convert(text: Any) -> int:
+        if isinstance(text, int):  # a default value, already a number
+            return text
         try:
-            return whole(text, lo, hi)
+            return whole(str(text), lo, hi)
         except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
+            raise typer.BadParameter(str(exc)) from None
 
-    convert.__name__ = "whole number"
+    convert.__name__ = "N"
     return convert
 
 
-MAX_SECONDS = 7 * 86400
+def seconds_in(limit: float = MAX_SECONDS, *, strip: bool = False) -> Callable[[Any], float]:
+    """A Typer `parser=` for a positive number of seconds up to `limit`."""
 
+    def convert(text: Any) -> float:
+        if isinstance(text, float | int):
+            return float(text)
+        try:
+            return parse_seconds(str(text), limit, strip=strip)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
 
-def parse_seconds(text: str, limit: float, *, strip: bool = False) -> float:
-    """A positive number of seconds up to `limit` (ASCII digits with an optional decimal
-    fraction; surrounding blanks allowed with `strip`), else an ArgumentTypeError in one
-    line: the one reader of every seconds option."""
-    t = text.strip() if strip else text
-    whole_part, _, frac = t.partition(".")
-    if not t.isascii() or not whole_part.isdigit() or (frac and not frac.isdigit()):
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of seconds")
-    if len(whole_part.lstrip("0")) > 7 or len(frac) > 6:
-        raise argparse.ArgumentTypeError(f"{t[:20]}{'...' if len(t) > 20 else ''} "
-                                         "is far too large or too precise a number of seconds")
-    value = float(t)
-    if not 0 < value <= limit:
-        raise argparse.ArgumentTypeError(f"{t} is out of range (0 < seconds <= {limit:g})")
-    return value
-
-
-def seconds(text: str) -> float:
-    """An argparse `type` for a positive number of seconds (ASCII digits with an optional
-    decimal fraction, at most a week)."""
-    return parse_seconds(text, MAX_SECONDS)
-
-
-LISTING_BUDGET = 15.0  # seconds: the csp and smt engines list every answer; fast has no limit
-
-
-def solve_budget(engine: str, timeout: float | None) -> tuple[float | None, str]:
-    """The time limit of a solve (`--timeout`, else LISTING_BUDGET for the listing engines,
-    else none) and the hint a user reads when it runs out."""
-    other = "" if engine == "fast" else "; --engine fast is exact at any size"
-    if timeout is not None:
-        return timeout, f"try a larger --timeout{other}"
-    if engine == "fast":
-        return None, ""
-    return LISTING_BUDGET, (f"the {engine} engine stops after {LISTING_BUDGET:g} s unless "
-                            f"--timeout says otherwise{other}")
-
-
-def add_timeout(parser: argparse.ArgumentParser) -> None:
-    """The `--timeout SECONDS` option of a solve command."""
-    parser.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
-                        help="stop with no answer after this many seconds (exit status 1; "
-                             f"default: no limit for fast, {LISTING_BUDGET:g} for csp and smt)")
-
-
-def choice(*names: str) -> Callable[[str], str]:
-    """An argparse `type` accepting one of `names` (case-insensitive)."""
-
-    def convert(text: str) -> str:
-        low = text.strip().lower()
-        if low not in names:
-            raise argparse.ArgumentTypeError(
-                f"{text[:30]!r} is not one of {', '.join(names)}")
-        return low
-
-    convert.__name__ = "choice"
+    convert.__name__ = "seconds"
     return convert
+
+
+E = TypeVar("E", bound=Enum)
+
+
+def choice(enum: type[E]) -> dict[str, Any]:
+    """The Typer option settings of an enum's choices: the values as the metavar, completion
+    of them, and a reader that takes any case and refuses anything else in fleece's words
+    (`'sideways' is not one of winner-first, loser-first, random`, as the web says it)."""
+    values = [str(e.value) for e in enum]
+
+    def convert(text: Any) -> E:
+        if isinstance(text, enum):
+            return text
+        low = str(text).strip().lower()
+        for e in enum:
+            if e.value == low:
+                return e
+        raise typer.BadParameter(f"{str(text)[:30]!r} is not one of {', '.join(values)}")
+
+    convert.__name__ = enum.__name__
+    return {"parser": convert, "metavar": "[" + "|".join(values) + "]",
+            "autocompletion": names(*values)}
+
+
+def names(*choices: str) -> Callable[[str], list[str]]:
+    """A Typer `autocompletion=`: the choices that start with what was typed."""
+
+    def complete(incomplete: str) -> list[str]:
+        return [c for c in choices if c.startswith(incomplete)]
+
+    return complete
+
+
+ENGINE_HELP = "fast | csp | smt"
+complete_engine = names("fast", "csp", "smt")
+complete_deck = names("wolf", "pairs:")
+
+
+def engine_name(text: Any) -> str:
+    """A Typer `parser=` for --engine: the name as given (the library checks it and says
+    which engines there are, naming the option)."""
+    return str(text)
+
+
+# ---- puzzle packs ----------------------------------------------------------------------------
+
+PackOut = Annotated[str, typer.Option(
+    help="folder for NNN.txt, NNN.json, NNN.solution.txt", show_default=False)]
+PackCount = Annotated[int, typer.Option(parser=int_in(1, 10_000), help="how many puzzles")]
+PackGrade = Annotated[str, typer.Option(help="easy | medium | hard",
+                                        autocompletion=names("easy", "medium", "hard"))]
+PackSeed = Annotated[int, typer.Option(parser=int_in(0),
+                                       help="seed: the same seed gives the same puzzles")]
+PackForce = Annotated[bool, typer.Option(
+    "--force", help="replace a pack already in --out (other files are never touched)")]
+PackJson = Annotated[bool, typer.Option("--json", help="print what was written as JSON")]
+
+
+def generate_pack(what: str, unit: str, request: Any, generate: Any, json: bool) -> int:
+    """Generate a puzzle pack with a progress bar (`what` puzzles, attempts in `unit`s) and
+    say what was written."""
+    from fleece.solver.puzzles.core import Grade
+    from fleece.solver.puzzles.pool import progress_bar
+
+    label = f"{Grade.parse(request.grade).label} {what}"
+    with progress_bar(label, request.count, unit) as progress:
+        report = generate(request, progress)
+    if json:
+        print_json(report)
+    else:
+        echo(f"wrote {report.count} {report.grade} {what} to {report.out}")
+    return EXIT_OK
 
 
 # ---- files ---------------------------------------------------------------------------------
@@ -238,12 +180,19 @@ def read_input(path: str) -> tuple[str, str]:
     return decode_text(data, name), name
 
 
-def write_output(path: str, text: str, *, force: bool) -> None:
-    """Write a file atomically (temporary file then rename); refuse to overwrite without
-    force, and refuse a folder that does not exist (no silent mkdir)."""
+def write_output(path: str, text: str, *, force: bool, what: str = "") -> None:
+    """Write a file atomically (temporary file then rename, honouring the umask); refuse to
+    overwrite without force, and a folder that does not exist (no silent mkdir); then say on
+    standard error what was written."""
     from fleece.rules.io import atomic_write
 
     atomic_write(Path(path), text, overwrite=force, make_parents=False)
+    note(f"wrote {path}" + (f" ({what})" if what else ""))
+
+
+def note(text: str) -> None:
+    """A line for the user on standard error (standard output stays the result)."""
+    sys.stderr.write(f"fleece: {text}\n")
 
 
 def echo(text: str = "", *, end: str = "\n") -> None:
@@ -251,15 +200,39 @@ def echo(text: str = "", *, end: str = "\n") -> None:
     sys.stdout.write(text + end)
 
 
-def print_json(data: object) -> None:
-    """Print one JSON document (indented) to standard output."""
+def print_json(data: Any) -> None:
+    """Print one JSON document (indented) to standard output: a report's `to_json()`."""
     import json
 
-    echo(json.dumps(data, indent=2))
+    echo(json.dumps(data.to_json() if hasattr(data, "to_json") else data, indent=2))
 
 
-def console(*, stderr: bool = False, **kwargs: Any) -> Any:
-    """A rich Console (rich is imported only by commands that print tables or bars)."""
+@contextmanager
+def stopped_as_json(json: bool) -> Iterator[None]:
+    """With --json, a search stopped by its budget still prints one JSON object on standard
+    output (`{"stopped": true, "reason": ..., "limit": ...}`) before its one-line message."""
+    try:
+        yield
+    except Stopped as exc:
+        if json:
+            from fleece.api.report import StoppedReport
+
+            limit = exc.limit if isinstance(exc.limit, int | float) else None
+            print_json(StoppedReport(reason=exc.message, limit=limit))
+        raise
+
+
+@contextmanager
+def progress_bar(label: str, total: int | None, unit: str) -> Iterator[Callable[[int], None]]:
+    """A transient rich progress bar on standard error when it is a terminal (rich is loaded
+    only then); `tick(done)` updates it."""
+    if not sys.stderr.isatty():
+        yield lambda done: None
+        return
     from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    return Console(stderr=stderr, **kwargs)
+    with Progress(TextColumn(label), BarColumn(), TextColumn("{task.completed} " + unit),
+                  TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done: bar.update(task, completed=done)

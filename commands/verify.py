@@ -1,35 +1,31 @@
-"""`fleece verify [--game NAME] ...`: run a game's verification (fleece.verify.<game>) and write
-its report; a gate for CI: exit status 1 when the report is not ok (a check failed, an outcome
-was UNKNOWN, or a rules gap of the variant under test was not accepted with --accept).
+"""`fleece verify [--game NAME] ...`: check a game's rules (fleece.api.verify), a gate for CI:
+exit status 1 when the report is not ok (a check failed, an outcome was UNKNOWN, or a rules gap
+of the variant under test was not accepted with --accept).
 
-The options every game shares are here (--accept, --section, --timeout, reports, --json); a
-game's own options (Mutton's board size, animals, flags) come from its command module
-(`verify_options(parser)` and `verify_config(args, package)` in fleece.commands.<game>), found
-through the registry, so a new game plugs in without editing this file. --section and
---timeout apply when the game's VerifyConfig has the fields `sections` and `timeout_ms`;
---accept checks IDs against the package's `GAPS` when it exports one.
+The options every game shares are here; a game's own options (Mutton's board size, Woof!!'s
+Dog target, ...) are the parameters of `verify_options` in its command module, found through
+the registry, so a new game plugs in without editing this file. The command for a game is
+built when its --game is known (fleece.cli reads it from the command line first).
 """
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
 import importlib
+import inspect
 import sys
-from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import typer
+
+from fleece.api import verify as api
 from fleece.commands.base import (
-    EXIT_OK,
-    EXIT_RESULT,
-    Parser,
-    console,
     echo,
+    finish,
     int_in,
+    new_app,
+    note,
     print_json,
 )
-from fleece.rules.errors import ParseError
-from fleece.rules.registry import GAMES, GameEntry, entry
 
 DEFAULT_GAME = "mutton"
 
@@ -41,9 +37,12 @@ ACCEPT_HELP = (
     "CI line may serve variants or --section choices where that gap does not arise.")
 
 
-def _game_in(argv: list[str]) -> str:
-    """The --game value of a command line (before argparse sees it), default mutton."""
+def game_in(argv: list[str]) -> str:
+    """The --game value of a command line (read before the command is built), default
+    mutton."""
     for i, word in enumerate(argv):
+        if word == "--":
+            break
         if word == "--game" and i + 1 < len(argv):
             return argv[i + 1]
         if word.startswith("--game="):
@@ -51,120 +50,121 @@ def _game_in(argv: list[str]) -> str:
     return DEFAULT_GAME
 
 
-def _verifiable(name: str) -> GameEntry:
-    game = entry(name)
-    if game.verify is None:
-        have = ", ".join(g.name for g in GAMES if g.verify is not None)
-        raise ParseError(f"--game {game.name}: {game.title} has no verification yet "
-                         f"(games with one: {have})")
-    return game
+def _game_names() -> list[str]:
+    from fleece.rules.registry import GAMES
+
+    return [g.name for g in GAMES if g.verify is not None]
 
 
-def _gap_id_arg(text: str) -> str:
-    """argparse type of --accept: a well-formed gap ID, upper-cased."""
-    from fleece.verify.result import gap_id
+def shared(
+    game: Annotated[str, typer.Option(
+        help="game to verify (mutton, woof, ulvtafl, cards)",
+        autocompletion=lambda incomplete: [n for n in _game_names()
+                                           if n.startswith(incomplete)])] = DEFAULT_GAME,
+    quick: Annotated[bool, typer.Option("--quick",
+                                        help="representative subset (CI, tests)")] = False,
+    accept: Annotated[list[str] | None, typer.Option(
+        metavar="GAP-ID", show_default=False, help=ACCEPT_HELP)] = None,
+    section: Annotated[list[str] | None, typer.Option(
+        metavar="KEY", show_default=False, help="run only this section (repeatable)")] = None,
+    timeout: Annotated[int | None, typer.Option(
+        parser=int_in(1, 86_400), metavar="SECONDS", show_default=False,
+        help="budget of each solver query (retried once with 4 times as much before it "
+             "counts as UNKNOWN); default 60")] = None,
+    report: Annotated[str | None, typer.Option(
+        metavar="DIR", show_default=False,
+        help="write verification[-GAME].md and .json into this existing folder (nothing is "
+             "written without it)")] = None,
+    junit: Annotated[str | None, typer.Option(metavar="FILE", show_default=False,
+                                              help="write JUnit XML")] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="replace existing report or JUnit files")] = False,
+    json: Annotated[bool, typer.Option(
+        "--json", help="print the report as JSON instead of the summary")] = False,
+) -> dict[str, Any]:
+    """The options every game's verification shares."""
+    return {"game": game, "quick": quick, "accept": tuple(accept or ()),
+            "section": tuple(section or ()), "timeout": timeout, "report": report,
+            "junit": junit, "force": force, "json": json}
 
-    try:
-        return gap_id(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
+def command_for(argv: list[str]) -> Any:
+    """The `fleece verify` command of the game `argv` names: the shared options, then the
+    game's own (its module's `verify_options` parameters)."""
+    from fleece.rules.registry import GAMES
 
-def build(parser: Parser, argv: list[str]) -> None:
-    """The shared options, then the chosen game's own."""
-    game = _verifiable(_game_in(argv))
-    assert game.verify is not None
-    package: Any = importlib.import_module(game.verify)
-    names = ", ".join(g.name for g in GAMES if g.verify is not None)
-    sections = [k for k, _ in package.SECTIONS]
-    known: dict[str, str] = dict(getattr(package, "GAPS", {}))
-    parser.description = (
+    game = api.verifiable(game_in(argv))
+    module: Any = importlib.import_module(game.commands)
+    own = inspect.signature(module.verify_options, eval_str=True).parameters
+    common = inspect.signature(shared, eval_str=True).parameters
+    params = [*common.values(), *own.values()]
+
+    def run(**options: Any) -> int:
+        kwargs = shared(**{k: options.pop(k) for k in common})
+        return verify(kwargs, module.verify_options(**options))
+
+    run.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    run.__annotations__ = {p.name: p.annotation for p in params}
+    run.__doc__ = (
         f"Check {game.title}'s rules: Z3 proofs of invariants, rule gaps, claims, a "
-        "cross-check of the Python model, and a report. Exit status 0 when every check is "
-        "as expected, 1 when a check failed, a solver answer stayed UNKNOWN, or a rules gap "
-        "of the variant under test was not accepted.")
+        "cross-check of the Python model, and a report. Exit status 0 when every check is as "
+        "expected, 1 when a check failed, a solver answer stayed UNKNOWN, or a rules gap of "
+        f"the variant under test was not accepted. Games: "
+        f"{', '.join(g.name for g in GAMES if g.verify is not None)}; "
+        f"'fleece verify --game NAME --help' lists a game's own options. Sections: "
+        f"{', '.join(api.sections(game.name))}.")
+    known = api.known_gaps(game.name)
+    epilog = None
     if known:
-        parser.epilog = f"rules gaps --game {game.name} can report:\n" + "\n".join(
-            f"  {gid}: {text}" for gid, text in known.items())
-    parser.add_argument("--game", default=DEFAULT_GAME, help=f"game to verify ({names})")
-    parser.add_argument("--quick", action="store_true",
-                        help="representative subset (CI, tests)")
-    parser.add_argument("--accept", metavar="GAP-ID", action="append", default=[],
-                        type=_gap_id_arg, help=ACCEPT_HELP)
-    parser.add_argument("--section", metavar="KEY", action="append", default=[],
-                        choices=sections,
-                        help=f"run only this section (repeatable; {', '.join(sections)})")
-    parser.add_argument("--timeout", metavar="SECONDS", type=int_in(1, 86_400),
-                        help="budget of each solver query (retried once with 4 times as "
-                             "much before it counts as UNKNOWN); default 60")
-    parser.add_argument("--report", metavar="DIR", default="reports",
-                        help="directory for the markdown and JSON reports (a file there that "
-                             "fleece verify did not write is replaced only with --force)")
-    parser.add_argument("--junit", metavar="FILE", help="write JUnit XML")
-    parser.add_argument("--force", action="store_true",
-                        help="replace an existing --junit FILE, or report files fleece verify "
-                             "did not write")
-    parser.add_argument("--json", action="store_true",
-                        help="print the report as JSON instead of the summary")
-    importlib.import_module(game.commands).verify_options(parser)
-    parser.set_defaults(handler=run)
+        epilog = f"Rules gaps --game {game.name} can report: " + "; ".join(
+            f"{gid}: {text}" for gid, text in known.items())
+    app = new_app("check a game's rules")
+    app.command("verify", epilog=epilog)(run)
+    return typer.main.get_command(app)
 
 
-def _configure(config: Any, args: argparse.Namespace, name: str) -> Any:
-    """Apply the shared --section and --timeout to the game's VerifyConfig."""
-    fields = {f.name for f in dataclasses.fields(config)} \
-        if dataclasses.is_dataclass(config) else set()
-    changes: dict[str, Any] = {}
-    if args.section:
-        if "sections" not in fields:
-            raise ParseError(f"--section: --game {name} always runs every section")
-        changes["sections"] = frozenset(args.section)
-    if args.timeout is not None:
-        if "timeout_ms" not in fields:
-            raise ParseError(f"--timeout: --game {name} takes no solver budget")
-        changes["timeout_ms"] = args.timeout * 1000
-    return dataclasses.replace(config, **changes) if changes else config
-
-
-def run(args: argparse.Namespace) -> int:
-    """Run the verification of --game, apply --accept, write the reports; 1 unless ok."""
-    game = _verifiable(args.game)
-    commands: Any = importlib.import_module(game.commands)
-    assert game.verify is not None
-    package: Any = importlib.import_module(game.verify)
-    known: dict[str, str] = dict(getattr(package, "GAPS", {}))
-    accepts = list(dict.fromkeys(args.accept))
-    strange = [a for a in accepts if known and a not in known]
-    if strange:
-        raise ParseError(f"--accept {strange[0]}: --game {game.name} never reports this gap "
-                         f"(known: {', '.join(known)})")
-    config = _configure(commands.verify_config(args, package), args, game.name)
-    from fleece.verify.report import check_targets, summary_table, write_reports
-
-    report_dir = Path(args.report)
-    junit = Path(args.junit) if args.junit else None
-    if junit is not None and junit.is_dir():
-        raise ParseError(f"--junit {args.junit}: is a directory, expected a file name")
-    if junit is not None and not junit.parent.is_dir():  # refused now, not after the run
-        raise ParseError(f"--junit {args.junit}: the folder {junit.parent} does not exist")
-    check_targets(game.name, report_dir, junit, args.force)  # refuse before a long run
-    err = console(stderr=True)
-    rep = package.run(config, progress=err.is_terminal).with_accepted(accepts)
-    write_reports(rep, report_dir, junit, args.force)
+def verify(options: dict[str, Any], variant: Any) -> int:
+    """Run the verification, print the summary (or --json), and return 1 unless ok."""
+    json = options.pop("json")
+    request = api.VerifyRequest(variant=variant, **options)
+    report = api.verify_game(request, progress=sys.stderr.isatty())
+    rep = report.report
     for a in rep.unmatched_accepts():
         sys.stderr.write(f"fleece: warning: --accept {a}: no such gap was found in this run "
                          "(listed in the report)\n")
-    if args.json:
-        print_json(rep.to_json())
-        return EXIT_OK if rep.ok else EXIT_RESULT
-    console().print(summary_table(rep))
+    if json:
+        print_json(report)
+        return finish(rep.ok)
+    for path in report.written:
+        note(f"wrote {path}")
+    from fleece.commands.output import Column, Document, show
+
+    doc = Document()
+    m = rep.meta
+    rows = []
+    for s in rep.summary():
+        gaps = f"{s.gaps} ({s.accepted} acc.)" if s.gaps else "0"
+        rows.append(([rep.section_title(s.section), str(s.checks), str(s.ok), str(s.refuted),
+                      gaps, str(s.unknown), f"{s.seconds:.1f}"],
+                     None if s.ok == s.checks else "bold red"))
+    qualifier = "" if request.game == DEFAULT_GAME else f" --game {request.game}"
+    doc.table([Column("section"), *[Column(c, right=True) for c in (
+        "checks", "ok", "exp. refuted", "gaps", "unknown", "seconds")]], rows,
+        title=f"fleece verify{qualifier}: {m.get('options')} ({m.get('mode')}, "
+              f"{rep.seconds:.1f} s)")
+    show(doc)
     for r in rep.unexpected():
         echo(f"FAILED {r.ident}: {r.outcome}, expected {r.expected}: {r.detail}"[:300])
     for r in rep.unknowns():
         echo(f"UNKNOWN {r.ident}: {r.detail}"[:300])
     for g in rep.gaps():
         echo(("accepted " if g.accepted else "") + g.line())
-    paths = rep.paths(report_dir)
-    echo(f"{rep.verdict()}; report: {paths[0]} (+ .json)"
-         + (f", JUnit: {args.junit}" if args.junit else ""))
-    return EXIT_OK if rep.ok else EXIT_RESULT
+    echo(rep.verdict())
+    return finish(rep.ok)
+
+
+def command(ctx: Any) -> Any:
+    """The command `fleece verify` is without a --game: the default game's (for help and
+    completion; fleece.cli builds the named game's when it runs)."""
+    args = ctx.meta.get("fleece.args", []) if ctx is not None else []
+    return command_for(list(args))

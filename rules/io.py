@@ -9,6 +9,20 @@ from pathlib import Path
 from fleece.rules.errors import FleeceError
 
 
+def current_umask() -> int:
+    """The process's umask (read from /proc where it can be, else set and restored)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def atomic_write(path: Path, text: str, *, overwrite: bool = False,
                  make_parents: bool = True) -> None:
     """Write `text` to `path` via a temporary file in the same folder and an atomic rename.
@@ -27,6 +41,9 @@ def atomic_write(path: Path, text: str, *, overwrite: bool = False,
         raise FleeceError(f"{path}: the folder {path.parent} does not exist")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
+        # mkstemp creates the file 0600; a file the user asked for gets the mode any new file
+        # of theirs gets (0666 less the umask: 0644 usually)
+        os.fchmod(fd, 0o666 & ~current_umask())
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
         os.replace(tmp, path)

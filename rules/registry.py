@@ -12,32 +12,20 @@ start-up fast. Adding a game = one entry here + its packages (see CONTRIBUTING.m
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
+from typing import Any
 
 from fleece.rules.errors import ParseError
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
-
-#: GameEntry's fields, in order.
-_FIELDS = ("name", "title", "summary", "section", "clauses", "games", "commands", "solver",
-           "verify", "engines")
-
-
+@dataclass(frozen=True)
 class GameEntry:
     """One game of the toolkit.
 
     `games` are `module:attribute` of its rules `Game` objects (rules.protocol); `commands` the
-    module whose `build(parser)` adds its command-line group; `solver` its solver package
-    (exports `solve`); `verify` its verification package (exports `SECTIONS` and `run`), or
-    None while it has none; `clauses` the clause-ID prefixes of its RULES.md section.
-
-    An immutable value with keyword fields, equality, hash and repr as a frozen dataclass
-    has, written out: `fleece --help` reads this table, and importing dataclasses (which
-    imports inspect, ast, dis, tokenize) would cost it more than the rest of its imports."""
-
-    __slots__ = _FIELDS
+    module whose Typer `app` is its command-line group; `solver` its solver package (exports
+    `solve`); `verify` its verification package (exports `SECTIONS` and `run`), or None while
+    it has none; `clauses` the clause-ID prefixes of its RULES.md section."""
 
     name: str
     title: str
@@ -48,42 +36,6 @@ class GameEntry:
     commands: str
     solver: str
     verify: str | None
-    engines: tuple[str, ...]
-
-    def __init__(self, name: str, title: str, summary: str, section: int,
-                 clauses: tuple[str, ...], games: tuple[str, ...], commands: str, solver: str,
-                 verify: str | None, engines: tuple[str, ...] = ()) -> None:
-        values = (name, title, summary, section, clauses, games, commands, solver, verify,
-                  engines)
-        for field, value in zip(_FIELDS, values, strict=True):
-            object.__setattr__(self, field, value)
-
-    def _values(self) -> tuple[object, ...]:
-        """The fields in order (for equality, hash and repr)."""
-        return tuple(getattr(self, field) for field in _FIELDS)
-
-    def __setattr__(self, field: str, value: object) -> None:
-        raise AttributeError(f"cannot assign to field {field!r} (GameEntry is immutable)")
-
-    def __delattr__(self, field: str) -> None:
-        raise AttributeError(f"cannot delete field {field!r} (GameEntry is immutable)")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        assert isinstance(other, GameEntry)
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{f}={v!r}" for f, v in zip(_FIELDS, self._values(), strict=True))
-        return f"GameEntry({fields})"
-
-    def __reduce__(self) -> tuple[type[GameEntry], tuple[object, ...]]:
-        """Copies and pickles are made through __init__ (the fields cannot be assigned)."""
-        return (GameEntry, self._values())
 
 
 GAMES: tuple[GameEntry, ...] = (
@@ -95,7 +47,6 @@ GAMES: tuple[GameEntry, ...] = (
         commands="fleece.commands.mutton",
         solver="fleece.solver.mutton",
         verify="fleece.verify.mutton",
-        engines=("fast", "csp", "smt"),
     ),
     GameEntry(
         name="woof", title="Woof!!",
@@ -105,7 +56,6 @@ GAMES: tuple[GameEntry, ...] = (
         commands="fleece.commands.woof",
         solver="fleece.solver.woof",
         verify="fleece.verify.woof",
-        engines=("fast", "csp", "smt"),
     ),
     GameEntry(
         name="ulvtafl", title="Ulvtafl",

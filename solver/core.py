@@ -12,21 +12,33 @@ core of k facts among n instead of n.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 from typing import TypeVar
 
 from fleece.rules.errors import FleeceError
 
-ENGINE_NAMES = ("fast", "csp", "smt")
+
+class Engine(StrEnum):
+    """The engines, with the same names in every game that has them."""
+
+    FAST = "fast"
+    CSP = "csp"
+    SMT = "smt"
+
+
+ENGINE_NAMES = tuple(e.value for e in Engine)
 
 T = TypeVar("T")
 
 
-def check_engine(name: str, available: Sequence[str]) -> str:
-    """The engine name, or FleeceError listing the engines this game has."""
+def check_engine(name: str, available: Sequence[str] = ENGINE_NAMES) -> Engine:
+    """The engine named (any case, surrounding blanks ignored), or FleeceError (field
+    `engine`) listing the engines this game has."""
     low = name.strip().lower()
     if low not in available:
-        raise FleeceError(f"--engine {name[:30]}: choose one of {', '.join(available)}")
-    return low
+        raise FleeceError(f"choose one of {', '.join(available)}", field="engine",
+                          value=name[:30])
+    return Engine(low)
 
 
 def minimal_core(items: Sequence[T], consistent: Callable[[list[T]], bool]) -> list[T]:

@@ -23,16 +23,11 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any, TypeVar
 
-from fleece.rules.errors import FleeceError
+from fleece.rules.errors import FleeceError, Stopped
+
+__all__ = ["Deadline", "Stopped", "current", "in_thread", "time_limit", "z3_check"]
 
 Z3_NO_TIMEOUT = 2**32 - 1  # z3's default `timeout`: no limit
-
-
-class Stopped(FleeceError):
-    """A search stopped by its budget (time or size) before it had an answer."""
-
-    exit_status = 1
-    label = "stopped"
 
 
 class Deadline:
@@ -61,7 +56,7 @@ class Deadline:
     def check(self) -> None:
         """Raise Stopped when the time is up."""
         if self.expired:
-            raise Stopped(self.message())
+            raise Stopped(self.message(), limit=self.seconds)
 
     def z3_ms(self) -> int:
         """The z3 `timeout` parameter for the next check: the milliseconds left (at least 1),
@@ -92,7 +87,7 @@ def time_limit(seconds: float | None, hint: str = "") -> Iterator[Deadline]:
     old_handler = None
     if guard:
         def on_alarm(signum: int, frame: FrameType | None) -> None:
-            raise Stopped(deadline.message())
+            raise Stopped(deadline.message(), limit=seconds)
 
         old_handler = signal.signal(signal.SIGALRM, on_alarm)
         # a little later than the cooperative checks, which stop more cleanly
@@ -116,7 +111,7 @@ def z3_check(z3: Any, solver: Any, *assumptions: Any) -> bool:
     result = solver.check(*assumptions)
     if result == z3.unknown:
         if deadline.seconds is not None:  # z3's timeout is the deadline's
-            raise Stopped(deadline.message())
+            raise Stopped(deadline.message(), limit=deadline.seconds)
         raise FleeceError(f"z3 could not decide: {solver.reason_unknown()}")
     return bool(result == z3.sat)
 
@@ -142,7 +137,7 @@ def in_thread(func: Callable[[], R], seconds: float | None, hint: str = "") -> R
     worker.start()
     worker.join(seconds)
     if worker.is_alive():
-        raise Stopped(Deadline(seconds, hint).message())
+        raise Stopped(Deadline(seconds, hint).message(), limit=seconds)
     if "error" in box:
         raise box["error"]
     value: R = box["value"]

@@ -1,9 +1,12 @@
 """Every CLI command prints what it printed before on the bundled examples: each case of
-tests/golden/cases.txt runs through the installed `fleece` command and must reproduce its
-transcript in tests/golden/out/ exactly (stdout, stderr, exit status and files written).
+tests/golden/contract.txt (--json objects, error lines, exit statuses: what scripts rely on)
+and tests/golden/cases.txt (text reports and help pages: what a person reads) runs through the
+installed `fleece` command and must reproduce its transcript in tests/golden/out/ exactly
+(stdout, stderr, exit status and files written).
 
-The transcripts were captured before the package moved under the `fleece` namespace; a change
-meant to alter output regenerates them with `python tests/golden/regen.py` and shows the diff."""
+The contract transcripts are regression values of the command line's interface: they stay
+as they are across changes of presentation. A change meant to alter what a person reads
+regenerates the text cases with `python tests/golden/regen.py` and shows the diff."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Hostile input on the command line: every case of the committed corpus (tests/hostile/
 cases.txt, files written by tests/hostile/make_corpus.py) exits with status 2 and prints
 exactly one line `fleece: error: ...` of at most 300 printable characters naming what is
-wrong - never a traceback, "internal error", a hang or a multi-line usage box.
+wrong - never a traceback, "internal error", a hang or a usage box (Typer's or Click's).
 
 The cases run in this process (tests/helpers/clirun.py's way, with standard input given as bytes so
 that files and `-` are read alike); a few run through the real `fleece` entry point."""
@@ -112,7 +112,7 @@ def test_hostile_input_is_one_error_line(case: Case, tmp_path: Path) -> None:
 
 def test_the_real_entry_point_prints_one_line(tmp_path: Path) -> None:
     """Through the installed console script: a file name with a line break, /dev/zero on
-    standard input, and an argparse usage error stay one line each."""
+    standard input, and usage errors stay one line each."""
     name = tmp_path / "a\nb\x1b.txt"
     cases = [
         (["fleece", "mutton", "solve", str(name)], None, "a\\nb\\x1b.txt: No such file"),
@@ -143,28 +143,27 @@ def test_a_bom_and_crlf_are_read_the_same_from_a_file_and_from_stdin(tmp_path: P
 
 
 def test_help_inside_a_group_is_help_not_an_error() -> None:
-    """`-h` anywhere in a group prints that parser's help and exits 0 - also where a help
-    text holds a literal `%` ("95% intervals"), which argparse used to choke on."""
-    for args in (["mutton", "puzzle", "-h"], ["mutton", "puzzle", "-h", "generate"],
-                 ["woof", "solve", "-h", "--engine"], ["mutton", "-h", "solve"],
-                 ["cards", "war", "-h"], ["cards", "herd", "-h", "simulate"]):
+    """`-h` anywhere in a group prints that command's help and exits 0, also where a help
+    text holds a literal `%` ("95% intervals")."""
+    for args in (["mutton", "puzzle", "-h"], ["mutton", "puzzle", "generate", "-h"],
+                 ["woof", "solve", "-h", "x"], ["mutton", "solve", "-h"],
+                 ["cards", "war", "-h"], ["cards", "herd", "simulate", "-h"],
+                 ["cards", "war", "analyse", "--help"]):
         code, out, err = run(args)
         assert (code, err) == (0, ""), (args, err)
-        assert out.startswith("usage: fleece "), out
+        assert out.startswith("Usage: fleece "), out
+    code, out, _ = run(["cards", "war", "analyse", "--help"])
+    assert "Monte Carlo estimate (--samples N) with 95% intervals" in " ".join(out.split())
 
 
-def test_a_percent_sign_in_help_is_printed_as_written() -> None:
-    """A mixed help text: a placeholder is expanded when the text formats, and a text that
-    does not format is printed as written."""
-    from fleece.commands.base import Parser
-
-    parser = Parser(prog="fleece x")
-    cmds = parser.commands()
-    p = cmds.add("run", None, "with 95% intervals")
-    p.add_argument("--n", help="default %(default)s", default=3)
-    p.add_argument("--m", help="50% of the time")
-    assert "with 95% intervals" in parser.format_help()
-    assert "default 3" in p.format_help() and "50% of the time" in p.format_help()
+def test_a_group_without_a_command_is_one_error_line() -> None:
+    """`fleece mutton puzzle` names a group and no command: one line listing the commands,
+    exit 2 (the top level alone prints its help)."""
+    code, out, err = run(["cards", "war"])
+    assert (code, out) == (2, "")
+    assert_one_error_line(err, "fleece cards war: missing command (choose from play, analyse)")
+    code, out, err = run([])
+    assert (code, err) == (0, "") and out.startswith("Usage: fleece ")
 
 
 @pytest.mark.parametrize("engine", ["fast", "csp", "smt"])

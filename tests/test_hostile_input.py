@@ -168,11 +168,14 @@ def test_woof_numbers_and_characters(text: str, words: str, line: int, column: i
 
 
 def test_option_values_take_ascii_digits_only_and_stay_bounded() -> None:
-    """Command-line whole numbers and seconds (commands.base): ASCII digits only, no sign or
-    underscore, never Python's int-conversion limit."""
-    import argparse
+    """Command-line whole numbers and seconds (api.values, read through commands.base's
+    Typer parsers): ASCII digits only, no sign or underscore, never Python's int-conversion
+    limit."""
+    import typer
 
-    from fleece.commands.base import int_in, seconds, whole
+    from fleece.commands.base import int_in, seconds_in, whole
+
+    seconds = seconds_in()
 
     assert whole("0042", 1, 50) == 42
     for text, words in (("\u0663", "is not a whole number"), ("\uff11", "is not a whole number"),
@@ -180,12 +183,12 @@ def test_option_values_take_ascii_digits_only_and_stay_bounded() -> None:
                         (HUGE, "is far too large"), ("51", r"out of range \(1\.\.50\)")):
         with pytest.raises(ValueError, match=words):
             whole(text, 1, 50)
-    with pytest.raises(argparse.ArgumentTypeError, match="is not a whole number"):
+    with pytest.raises(typer.BadParameter, match="is not a whole number"):
         int_in(0, 9)("\u0663")
     assert seconds("0.5") == 0.5
     for text, words in (("\u0663", "is not a number of seconds"), ("1e3", "is not a number"),
                         (HUGE, "far too large"), ("0", "out of range")):
-        with pytest.raises(argparse.ArgumentTypeError, match=words):
+        with pytest.raises(typer.BadParameter, match=words):
             seconds(text)
 
 
@@ -252,14 +255,13 @@ def test_ulvtafl_and_card_texts_count_lines_at_newlines_only() -> None:
 
 
 def test_a_nul_in_an_argument_is_a_usage_error() -> None:
-    """No file name holds a NUL (open() raises ValueError): the parser refuses it first."""
-    from fleece.commands.base import Parser, UsageError
+    """No file name holds a NUL (open() raises ValueError): the command line refuses it
+    first, in one line."""
+    from clirun import invoke
 
-    parser = Parser(prog="fleece x")
-    parser.add_argument("file")
-    with pytest.raises(UsageError, match=r"argument 'a\\x00b' contains a NUL character"):
-        parser.parse_args(["a\0b"])
-    assert parser.parse_args(["ab"]).file == "ab"
+    r = invoke(["mutton", "chart", "a\0b"])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == "fleece: error: argument 'a\\x00b' contains a NUL character\n"
 
 
 # ---- JSON: limits and strict types -------------------------------------------------------------
@@ -571,13 +573,14 @@ def test_u10_perft_and_solve_have_a_default_budget() -> None:
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr == ("fleece: stopped: no answer within 0.5 s; try a larger --timeout "
                            "or a smaller depth\n")
-    from fleece.commands.base import Parser
-    from fleece.commands.ulvtafl import SEARCH_BUDGET, build
+    import inspect
 
-    parser = Parser(prog="fleece ulvtafl")
-    build(parser, ["solve"])
-    assert parser.parse_args(["solve"]).timeout == SEARCH_BUDGET == 15.0
-    assert parser.parse_args(["perft", "3"]).timeout == SEARCH_BUDGET
+    from fleece.api.ulvtafl import SEARCH_BUDGET
+    from fleece.commands import ulvtafl
+
+    assert SEARCH_BUDGET == 15.0
+    for command in (ulvtafl.solve, ulvtafl.perft):
+        assert inspect.signature(command).parameters["timeout"].default == SEARCH_BUDGET
 
 
 # ---- writes: --svg and whole packs ------------------------------------------------------------

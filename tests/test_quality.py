@@ -11,14 +11,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TOP_FOLDERS = ("rules", "solver", "verify", "commands", "web")
+TOP_FOLDERS = ("rules", "solver", "verify", "api", "commands", "web")
 # Each layer may import only the layers listed after it (and itself); cli.py wires them all.
 LAYERS = {
     "rules": {"rules"},
     "solver": {"solver", "rules"},
     "verify": {"verify", "solver", "rules"},
-    "commands": {"commands", "verify", "solver", "rules"},
-    "web": {"web", "commands", "verify", "solver", "rules"},
+    "api": {"api", "verify", "solver", "rules"},
+    "commands": {"commands", "api", "verify", "solver", "rules"},
+    "web": {"web", "api", "verify", "solver", "rules"},
 }
 
 
@@ -95,6 +96,24 @@ def test_layers_import_downwards_only() -> None:
                 if folder == "rules":
                     assert parts[0] not in {"z3", "constraint", "numpy", "numba"}, (
                         f"{path}:{line}: rules imports {name}")
+
+
+def test_no_argparse_outside_benchmarks() -> None:
+    """The command line is Typer end to end: no module of the package or its tests builds an
+    argparse parser (benchmarks/ scripts may)."""
+    paths = [*_package_files(), *ROOT.joinpath("tests").rglob("*.py")]
+    for path in paths:
+        for name, line in _imports(path):
+            assert name.split(".")[0] != "argparse", f"{path}:{line}: imports argparse"
+
+
+def test_the_api_imports_no_interface_framework() -> None:
+    """fleece.api is a library: it imports no command-line, web or display framework."""
+    banned = {"argparse", "typer", "click", "fastapi", "starlette", "pydantic", "rich",
+              "uvicorn", "jinja2"}
+    for path in (ROOT / "api").rglob("*.py"):
+        for name, line in _imports(path):
+            assert name.split(".")[0] not in banned, f"{path}:{line}: imports {name}"
 
 
 def test_no_import_cycles() -> None:

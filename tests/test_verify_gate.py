@@ -282,7 +282,8 @@ def test_m10_gate_fails_size3_with_15_animals_and_passes_with_accept(tmp_path: P
                   "--accept", M10_ID])
     assert res.exit_code == 0, res.output
     assert f"accepted GAP {M10_ID}" in res.stdout and "accept with" not in res.stdout
-    res = invoke([*GATE, "--report", str(rep_dir), "--accept", M10_ID.lower(), "--json"])
+    res = invoke([*GATE, "--report", str(rep_dir), "--accept", M10_ID.lower(), "--json",
+                  "--force"])
     assert res.exit_code == 0 and res.stderr == ""
     doc = json.loads(res.stdout)
     assert doc == json.loads((rep_dir / "verification.json").read_text())
@@ -310,8 +311,10 @@ def test_accept_ids_unknown_to_the_game_are_errors_and_unfound_ones_warnings(
     res = invoke(["verify", "--quick", "--section", "gaps", "--report", str(rep_dir),
                   "--accept", "MUTTON-SHOTGUN-STALL"])
     assert res.exit_code == 0, res.output
-    assert res.stderr == ("fleece: warning: --accept MUTTON-SHOTGUN-STALL: no such gap was "
-                          "found in this run (listed in the report)\n")
+    assert res.stderr.splitlines() == [
+        "fleece: warning: --accept MUTTON-SHOTGUN-STALL: no such gap was found in this run "
+        "(listed in the report)", f"fleece: wrote {rep_dir / 'verification.md'}",
+        f"fleece: wrote {rep_dir / 'verification.json'}"]
     doc = json.loads((rep_dir / "verification.json").read_text())
     assert doc["accepted_not_found"] == ["MUTTON-SHOTGUN-STALL"] and doc["gaps"] == []
     assert "Accepted with --accept but not found in this run: `MUTTON-SHOTGUN-STALL`" in \
@@ -480,10 +483,12 @@ def test_m24_planted_endless_model_fails_and_a_refuted_rank_is_a_no_end_gap() ->
 # ---- --report DIR never replaces a file it did not write ---------------------------------
 
 
-def test_report_dir_refuses_foreign_files_without_force(tmp_path: Path) -> None:
-    """A verification.md or .json that fleece verify did not write is kept (exit 2 before the
-    run, one line naming the file); --force replaces it; files it wrote are replaced freely;
-    a symbolic link or directory in their place is refused too."""
+def test_report_dir_refuses_foreign_files_without_force(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """An existing verification.md or .json is kept (exit 2 before the run, one line naming
+    the file), whoever wrote it; --force replaces it. Without --report nothing is written
+    (not even into ./reports). The library's writer keeps a file it did not write unless
+    forced, and refuses a symbolic link or directory in their place."""
     rep_dir = tmp_path / "reports"
     rep_dir.mkdir()
     mine = rep_dir / "verification.md"
@@ -491,13 +496,14 @@ def test_report_dir_refuses_foreign_files_without_force(tmp_path: Path) -> None:
     args = ["verify", "--quick", "--section", "gaps", "--report", str(rep_dir)]
     res = invoke(args)
     assert res.exit_code == 2 and res.stderr == (
-        f"fleece: error: {mine}: exists and was not written by fleece verify (use --force to "
-        "replace it)\n")
+        f"fleece: error: {mine}: already exists (use --force to overwrite)\n")
     assert mine.read_text() == "# my notes\n" and not (rep_dir / "verification.json").exists()
     assert invoke([*args, "--force"]).exit_code == 0
-    assert invoke(args).exit_code == 0  # its own files now
-    (rep_dir / "verification.json").write_text('{"generator": "someone else"}\n')
-    assert invoke(args).exit_code == 2
+    assert "# Mutton rules verification" in mine.read_text()
+    assert invoke(args).exit_code == 2  # its own files too: never overwritten unasked
+    monkeypatch.chdir(tmp_path)
+    assert invoke(["verify", "--quick", "--section", "gaps"]).exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["reports"]
     rep = _rep([CheckResult("claims", "c", "t", PROVED, PROVED)], game="mutton")
     write_reports(rep, rep_dir, None, True)
     other = tmp_path / "other.md"

@@ -212,13 +212,10 @@ def test_w7_cli_gap_fails_the_run_and_bad_options_are_one_line(tmp_path: Path) -
 
 def test_w2_dog_target_option_reaches_the_config() -> None:
     """W2: --dog-target picks the Dog's second target under test (the labelled assumption)."""
-    import argparse
-
     import fleece.verify.woof as package
-    from fleece.commands.woof import verify_config
+    from fleece.commands.woof import verify_options
 
-    args = argparse.Namespace(quick=True, dog_target="hunter", seed=3, rounds=5)
-    cfg = verify_config(args, package)
+    cfg = verify_options(dog_target="hunter", seed=3, rounds=5).config(True, package)
     assert cfg == VerifyConfig(quick=True, dog_target=Character.HUNTER, seed=3, rounds=5)
     # a Dog looking for a Dog would make W8's "0: no seat has it" ambiguous (W2, W8)
     with pytest.raises(ValueError, match="cannot be the Dog"):

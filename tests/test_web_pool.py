@@ -28,7 +28,8 @@ def test_the_pool_answers_refuses_fails_and_recovers() -> None:
             assert await pool.run(math.comb, 26, 4, budget=30) == 14950
             with pytest.raises(BadJobInput) as bad:
                 await pool.run(check_engine, "magic", ("fast", "csp"), budget=30)
-            assert str(bad.value) == "--engine magic: choose one of fast, csp"
+            assert str(bad.value) == "engine magic: choose one of fast, csp"
+            assert (bad.value.error.field, bad.value.error.value) == ("engine", "magic")
             with pytest.raises(WorkerFailed) as failed:
                 await pool.run(int, "x", budget=30)
             assert str(failed.value) == "ValueError: invalid literal for int() with base 10: 'x'"

@@ -7,8 +7,8 @@ JavaScript shipped in the package (no build step, no network). Solver calls run 
 processes with a per-request time budget (web.pool), so a slow request gets a "took too
 long" answer and never hangs the server. Nothing imports this package but commands/serve.py.
 
-Imports: fleece.web, fleece.commands, fleece.verify, fleece.solver and fleece.rules (the top
-layer).
+Imports: fleece.web, fleece.api, fleece.verify, fleece.solver and fleece.rules; never
+fleece.commands (both sit on the library API).
 """
 
 if __name__ != "fleece.web":

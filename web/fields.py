@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import parse_qsl
 
-from fleece.commands.base import whole
+from fleece.api.values import whole
 from fleece.rules.errors import FleeceError
 
 MAX_BODY = 256 * 1024  # bytes of one request body

@@ -1,10 +1,11 @@
-"""The web app's jobs: each takes the request's checked options (plain values), calls the same
-library functions as the command line, and returns plain data: `json`, the dict the command's
-`--json` prints, and `view`, what the page shows besides (tables, board geometry, marks).
+"""The web app's jobs: each takes the request's checked options (plain values), calls the
+library API (fleece.api) as the command line does, and returns plain data: `json`, the
+report's `to_json()` (what the command's `--json` prints), and `view`, what the page shows
+besides (tables, board geometry, marks).
 
 They run in worker processes (web.pool), so they import nothing of the web server. Input
-errors are the library's FleeceErrors, located at the form field as the command line
-locates them at the file (`chart, line 3, column 5: ...`).
+errors are the library's FleeceErrors, carrying their field, line and column; the pool hands
+them to the server as they are.
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ import re
 import time
 from fractions import Fraction
 from typing import Any
-
-from fleece.rules.errors import FleeceError, ParseError
 
 Opts = dict[str, Any]
 
@@ -68,26 +67,19 @@ HEX_CORNERS = tuple((HEX_R * math.cos(math.radians(60 * i - 90)),
 
 
 def mutton_solve(opts: Opts) -> dict[str, Any]:
-    """`fleece mutton solve` on pasted text: options chart, wolves, no_reveal, escaped,
-    dictionary (the word list's text), passed, engine; `view` False (the API) skips what only
-    the page shows."""
-    from fleece.commands.mutton import parse_letters
-    from fleece.rules.mutton.options import load_dictionary
-    from fleece.solver.core import check_engine
-    from fleece.solver.mutton import ENGINES, analyse, problem_from_text
+    """`fleece mutton solve` on pasted text (fleece.api.mutton.solve): options chart, wolves,
+    no_reveal, escaped, dictionary (the word list's text), passed, engine; `view` False (the
+    API) skips what only the page shows."""
+    from fleece.api import mutton
 
-    engine = check_engine(opts["engine"], ENGINES)
     text: str = opts["chart"]
-    words = load_dictionary(opts["dictionary"]) if opts["dictionary"] else None
-    try:
-        problem = problem_from_text(text, opts["wolves"], reveal=not opts["no_reveal"],
-                                    escaped=parse_letters(opts["escaped"]), dictionary=words,
-                                    passed=opts["passed"])
-    except ParseError as exc:
-        raise exc.located("chart") from None
-    result = analyse(problem, engine)
-    view = mutton_view(problem, result, text) if opts.get("view", True) else None
-    return {"json": result.to_json(), "view": view}
+    report = mutton.solve(mutton.SolveRequest(
+        chart=text, wolves=opts["wolves"], no_reveal=opts["no_reveal"],
+        escaped=opts["escaped"], dictionary=opts["dictionary"], passed=opts["passed"],
+        engine=opts["engine"], source="chart"))
+    result = report.analysis
+    view = mutton_view(result.problem, result, text) if opts.get("view", True) else None
+    return {"json": report.to_json(), "view": view}
 
 
 def mutton_view(problem: Any, result: Any, text: str) -> dict[str, Any]:
@@ -285,18 +277,15 @@ def mark_error(text: str, line: int | None, column: int | None, message: str
 
 
 def woof_solve(opts: Opts) -> dict[str, Any]:
-    """`fleece woof solve` on the evidence text: options evidence, engine, me, dog_target;
-    `view` False (the API) skips what only the page shows."""
-    from fleece.rules.woof.evidence import load_evidence
-    from fleece.solver.core import check_engine
-    from fleece.solver.woof import ENGINES, analyse
+    """`fleece woof solve` on the evidence text (fleece.api.woof.solve): options evidence,
+    engine, me, dog_target; `view` False (the API) skips what only the page shows."""
+    from fleece.api import woof
 
-    engine = check_engine(opts["engine"], ENGINES)
-    evidence = load_evidence(opts["evidence"], "evidence").with_view(opts["me"],
-                                                                     opts["dog_target"])
-    report = analyse(evidence, engine)
+    report = woof.solve(woof.SolveRequest(evidence=opts["evidence"], engine=opts["engine"],
+                                          me=opts["me"], dog_target=opts["dog_target"],
+                                          source="evidence"))
     return {"json": report.to_json(),
-            "view": woof_view(report) if opts.get("view", True) else None}
+            "view": woof_view(report.analysis) if opts.get("view", True) else None}
 
 
 def woof_view(report: Any) -> dict[str, Any]:
@@ -361,24 +350,20 @@ def _pct(p: Fraction) -> str:
 def mutton_puzzle_verdict(text: str, solution: str, name: str) -> dict[str, Any]:
     """`fleece mutton puzzle check FILE --json` on a committed puzzle (z3 proves the answer
     unique and every clue needed)."""
-    from fleece.solver.mutton.puzzle.check import check_puzzle
-    from fleece.solver.mutton.puzzle.formats import parse_puzzle, parse_solution_answer
+    from fleece.api import mutton
 
-    spec = parse_puzzle(text, name)
-    claimed = parse_solution_answer(solution, name)
-    report = check_puzzle(spec.chart, spec.wolves, spec.question, spec.grade, claimed,
-                          spec.ident or name)
-    return {"json": report.data, "lines": list(report.lines), "ok": report.ok}
+    report = mutton.check_puzzle(mutton.PuzzleCheckRequest(
+        puzzle=text, solution=solution, source=name, solution_source=name))
+    return {"json": report.to_json(), "lines": list(report.lines), "ok": report.passed}
 
 
 def woof_puzzle_verdict(text: str, solution: str, name: str) -> dict[str, Any]:
     """`fleece woof puzzle check FILE --json` on a committed puzzle."""
-    from fleece.solver.woof.puzzle.check import check_puzzle
-    from fleece.solver.woof.puzzle.formats import parse_puzzle, solution_answer
+    from fleece.api import woof
 
-    ev, q, labelled, ident = parse_puzzle(text, name)
-    verdict = check_puzzle(ev, q, labelled, solution_answer(solution), ident or name)
-    return {"json": verdict.data, "lines": list(verdict.lines), "ok": verdict.ok}
+    report = woof.check_puzzle(woof.PuzzleCheckRequest(puzzle=text, solution=solution,
+                                                       source=name))
+    return {"json": report.to_json(), "lines": list(report.lines), "ok": report.passed}
 
 
 # ---- Ulvtafl ---------------------------------------------------------------------------------
@@ -386,95 +371,50 @@ def woof_puzzle_verdict(text: str, solution: str, name: str) -> dict[str, Any]:
 ULV_CELL = 60
 
 
-def ulvtafl_state(opts: Opts) -> Any:
-    """The position named by the options, as `fleece ulvtafl board` reads them: position
-    (a U8 position string) or setup (13, 15, 17, 20) with wolf points, and the rule flags."""
-    from fleece.rules.errors import RulesError
-    from fleece.rules.ulvtafl.game import Options, Rules, UlvState, initial_state
-    from fleece.rules.ulvtafl.notation import parse_position
-
-    rules = Rules(orthogonal=opts["orthogonal"],
-                  wolf_diagonal_captures_only=opts["wolf_diagonal_captures_only"],
-                  sheep_orthogonal=opts["sheep_orthogonal"],
-                  repetition_draw=not opts["no_repetition_draw"])
-    text = opts["position"]
-    if text is not None:
-        if opts["wolf"]:
-            raise FleeceError("--wolf sets a setup's wolves; a --position places its own")
-        try:
-            state: UlvState = parse_position(text)
-        except ParseError as exc:
-            raise exc.located("position") from None
-        if rules != Rules():
-            state = UlvState.create(rules, state.sheep, state.wolves, state.to_move)
-        return state
-    try:
-        options = Options(setup=int(opts["setup"] or 20),
-                          wolves=tuple(opts["wolf"]) if opts["wolf"] else None, rules=rules)
-    except RulesError as exc:
-        raise ParseError(str(exc)) from None
-    return initial_state(options)
+def _position(opts: Opts) -> dict[str, Any]:
+    """The position fields of fleece.api.ulvtafl's requests, from a request's options."""
+    return {"setup": int(opts["setup"]) if opts["setup"] else None,
+            "position": opts["position"], "wolf": tuple(opts["wolf"] or ()),
+            "orthogonal": opts["orthogonal"],
+            "wolf_diagonal_captures_only": opts["wolf_diagonal_captures_only"],
+            "sheep_orthogonal": opts["sheep_orthogonal"],
+            "no_repetition_draw": opts["no_repetition_draw"]}
 
 
 def ulvtafl_board(opts: Opts) -> dict[str, Any]:
     """`fleece ulvtafl board --json` and the page's picture of the position."""
-    from fleece.rules.ulvtafl.summary import BoardView
+    from fleece.api import ulvtafl
 
-    state = ulvtafl_state(opts)
-    return {"json": BoardView(state).to_json(), "view": ulvtafl_view(state)}
+    report = ulvtafl.board(ulvtafl.PositionRequest(**_position(opts)))
+    return {"json": report.to_json(), "view": ulvtafl_view(report.state)}
 
 
 def ulvtafl_move(opts: Opts) -> dict[str, Any]:
     """Play `move` (when given) in the position; then, when `solver` names the side to move,
     the solver answers as in `fleece ulvtafl play` (thinking at most `think` seconds). `json`
     is `fleece ulvtafl board --position NEW --json` of the position reached."""
-    from fleece.commands.ulvtafl import _choose
-    from fleece.rules.errors import IllegalMoveError
-    from fleece.rules.ulvtafl.game import SIDE_NAMES
-    from fleece.rules.ulvtafl.notation import parse_move
-    from fleece.rules.ulvtafl.summary import BoardView
-    from fleece.solver.ulvtafl import solve
+    from fleece.api import ulvtafl
 
-    state = ulvtafl_state(opts)
-    played: list[str] = []
-    if opts["move"] is not None:
-        try:
-            move = parse_move(opts["move"])
-        except ParseError as exc:
-            raise exc.located("move") from None
-        try:
-            state = state.play(move)
-        except IllegalMoveError as exc:  # worded as `fleece ulvtafl replay` words it
-            raise ParseError(f"illegal move {exc}", column=1).located("move") from None
-        played.append(move.text())
-    note = None
-    if opts["solver"] is not None and not state.is_terminal() \
-            and SIDE_NAMES[state.to_move] == opts["solver"]:
-        result = solve(state, timeout=opts["think"], retro_limit=200_000)
-        answer = _choose(state, result.best_move)
-        note = (f"the solver played {answer.text()} (value {result.value})"
-                if result.value != "unknown" else
-                f"the solver played {answer.text()} (value unknown within "
-                f"{opts['think']:g} s: a heuristic move)")
-        played.append(answer.text())
-        state = state.play(answer)
-    view = ulvtafl_view(state)
-    view["played"] = played
-    view["reply_note"] = note
-    return {"json": BoardView(state).to_json(), "view": view}
+    report = ulvtafl.play(ulvtafl.MoveRequest(move=opts["move"], solver=opts["solver"],
+                                              think=opts["think"], **_position(opts)))
+    view = ulvtafl_view(report.state)
+    view["played"] = list(report.played)
+    view["reply_note"] = report.reply_note
+    return {"json": report.to_json(), "view": view}
 
 
 def ulvtafl_solve(opts: Opts) -> dict[str, Any]:
     """`fleece ulvtafl solve --json` of the position, and its picture with the best move
     drawn as an arrow."""
+    from fleece.api import ulvtafl
     from fleece.rules.ulvtafl.notation import parse_move
-    from fleece.solver.ulvtafl import solve
 
-    state = ulvtafl_state(opts)
-    result = solve(state, max_nodes=opts["max_nodes"], timeout=opts["timeout"],
-                   retro_limit=opts["retro_limit"])
+    result = ulvtafl.solve(ulvtafl.SolveRequest(max_nodes=opts["max_nodes"],
+                                                timeout=opts["timeout"],
+                                                retro_limit=opts["retro_limit"],
+                                                **_position(opts)))
     arrow = parse_move(result.best_move) if result.best_move else None
-    view = ulvtafl_view(state, arrow)
+    view = ulvtafl_view(result.state, arrow)
     view["solve"] = {"value": result.value, "best_move": result.best_move,
                      "distance": result.distance, "method": result.method,
                      "nodes": result.nodes, "seconds": f"{result.seconds:.2f}",
@@ -538,54 +478,22 @@ LENGTH_GAMES = 200  # seeded games whose lengths the War page plots
 LENGTH_SECONDS = 1.5  # ... or as many as fit in this time
 
 
-def command_json(group: Any, argv: list[str]) -> Any:
-    """Run a command of `group` (a fleece.commands module) with `argv` (which asks for
-    --json) as the command line runs it, and return what it printed, parsed. Used where the
-    command itself composes its JSON (the card games), so the web's answer cannot drift from
-    the command's: argparse's and the command's own errors come out as they do there."""
-    import contextlib
-    import io
-    import json
-
-    from fleece.commands.base import Parser
-
-    parser = Parser(prog=f"fleece {group.__name__.rsplit('.', 1)[-1]}")
-    group.build(parser, argv)
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit:  # --help: never asked for by the app
-        raise FleeceError("the command printed its help") from None
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        args.handler(args)
-    return json.loads(out.getvalue())
-
-
-def _option(name: str, value: Any) -> list[str]:
-    """`--name=value` (one word, so a value starting with '-' stays a value), or nothing."""
-    return [] if value is None else [f"--{name.replace('_', '-')}={value}"]
-
-
 def war_analyse(opts: Opts) -> dict[str, Any]:
-    """`fleece cards war analyse --json` (exact, Markov or Monte Carlo, as the command picks)
-    and, for the page, the lengths of seeded games played one by one (`war play`)."""
-    from fleece.commands import cards
-    from fleece.rules.cards.deck import parse_deck
+    """`fleece cards war analyse --json` (exact, Markov or Monte Carlo, as
+    fleece.api.cards.analyse_war decides) and, for the page, the lengths of seeded games
+    played one by one (`war play`). Options left None take the command's defaults."""
+    from fleece.api import cards
     from fleece.rules.cards.war import Order, Runout
 
-    argv = ["war", "analyse", "--json"]
-    for name in ("deck", "order", "runout", "samples", "seed", "limit", "max_deals",
-                 "max_states"):
-        argv += _option(name, opts[name])
-    data = command_json(cards, argv)
+    given = {k: opts[k] for k in ("deck", "order", "runout", "samples", "seed", "limit",
+                                  "max_deals", "max_states") if opts[k] is not None}
+    request = cards.WarAnalyseRequest(**given)
+    report = cards.analyse_war(request)
     view = None
     if opts.get("lengths"):
-        view = war_lengths(parse_deck(opts["deck"] or "wolf"),
-                           Order.parse(opts["order"] or "winner-first"),
-                           Runout.parse(opts["runout"] or "lose"),
-                           1 if opts["seed"] is None else opts["seed"],
-                           opts["limit"] or 100_000)
-    return {"json": data, "view": view}
+        view = war_lengths(cards.parse_deck(request.deck), Order.parse(request.order),
+                           Runout.parse(request.runout), request.seed, request.limit)
+    return {"json": report.to_json(), "view": view}
 
 
 def war_lengths(deck: Any, order: Any, runout: Any, seed: int, limit: int) -> dict[str, Any]:
@@ -635,9 +543,7 @@ def histogram(values: list[int], bins: int = 20) -> dict[str, Any]:
 
 def concentration_solve(opts: Opts) -> dict[str, Any]:
     """`fleece cards concentration solve --json` (players 1: solitaire; 2: the duel)."""
-    from fleece.commands import cards
+    from fleece.api import cards
 
-    argv = ["concentration", "solve", "--json"]
-    for name in ("deck", "players", "max_states"):
-        argv += _option(name, opts[name])
-    return {"json": command_json(cards, argv)}
+    given = {k: opts[k] for k in ("deck", "players", "max_states") if opts[k] is not None}
+    return {"json": cards.solve_concentration(cards.ConcentrationRequest(**given)).to_json()}

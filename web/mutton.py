@@ -5,13 +5,13 @@ no_reveal, escaped, dictionary (the word list itself), passed, engine."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from fleece.solver.core import Engine
 from fleece.web import jobs
 from fleece.web.common import (
     api,
@@ -26,8 +26,7 @@ from fleece.web.common import (
 from fleece.web.fields import BadRequest, Fields
 from fleece.web.pool import BadJobInput
 
-ENGINES = ("fast", "csp", "smt")
-_LOCATED = re.compile(r"^(\w+), line (\d+)(?:, column (\d+))?: ")
+ENGINES = tuple(e.value for e in Engine)
 
 
 def options(f: Fields) -> dict[str, Any]:
@@ -49,13 +48,15 @@ def form_defaults(f: Fields | None = None) -> dict[str, Any]:
             "engine": str(d.get("engine", "fast"))}
 
 
-def marked_error(text: str, message: str, field: str) -> list[dict[str, Any]] | None:
-    """The pasted text with the error's line and column marked, when the error names them."""
-    m = _LOCATED.match(message)
-    if m is None or m.group(1) != field:
+def marked_error(text: str, exc: Exception, field: str) -> list[dict[str, Any]] | None:
+    """The pasted text with the error's line and column marked, when the error points into
+    that field's text."""
+    if not isinstance(exc, BadJobInput):
         return None
-    column = int(m.group(3)) if m.group(3) else None
-    return jobs.mark_error(text, int(m.group(2)), column, message[m.end():])
+    error = exc.error
+    if error.source != field or error.line is None:
+        return None
+    return jobs.mark_error(text, error.line, error.column, error.message)
 
 
 @html
@@ -76,7 +77,7 @@ async def mutton_page(request: Request) -> Response:
     except (BadRequest, BadJobInput) as exc:
         status = exc.status if isinstance(exc, BadRequest) else 400
         return page(request, "mutton.html", status, form=form, result=None, error=str(exc),
-                    marked=marked_error(form["chart"], str(exc), "chart"), engines=ENGINES)
+                    marked=marked_error(form["chart"], exc, "chart"), engines=ENGINES)
     return page(request, "mutton.html", form=form, result=result["view"],
                 data=result["json_text"], error=None, marked=None, engines=ENGINES)
 

@@ -57,7 +57,22 @@ class WorkerFailed(Exception):
 
 
 class BadJobInput(FleeceError):
-    """A job refused its input: the one-line message the command line prints."""
+    """A job refused its input: the library's error (`error`, with its field, line and
+    column) as it crossed the worker boundary; its message names a field as the web's JSON
+    and forms do (`max_states`, where the command line writes `--max-states`)."""
+
+    def __init__(self, error: FleeceError) -> None:
+        super().__init__(error.text(web_name), field=error.field, value=error.value,
+                         limit=error.limit)
+        self.error = error
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def web_name(field: str) -> str:
+    """A library field as the web names it: the JSON and form field itself."""
+    return field
 
 
 @dataclass(eq=False)
@@ -70,7 +85,8 @@ class _Worker:
 def _worker_main(conn: Connection) -> None:
     """The worker's loop: say READY, then receive (function, args), send back (status, value,
     demoted):
-    ("ok", value), ("bad", message) for a FleeceError, ("error", message) for anything else;
+    ("ok", value), ("bad", error) for a FleeceError (the error itself, every field kept),
+    ("error", message) for anything else;
     `demoted` says the job ran long enough to be lowered in priority (see _run_one)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     conn.send(READY)
@@ -107,9 +123,9 @@ def _run_one(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[str, Any, b
     try:
         status, value = "ok", fn(*args)
     except FleeceError as exc:
-        status, value = "bad", str(exc)
+        status, value = "bad", exc
     except RecursionError:
-        status, value = "bad", "the input is nested too deeply"
+        status, value = "bad", FleeceError("the input is nested too deeply")
     except Exception as exc:
         status, value = "error", f"{type(exc).__name__}: {exc}"
     finally:

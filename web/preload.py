@@ -14,7 +14,8 @@ from importlib import resources
 # Every module a job may need (a test runs every kind of job under an audit hook and fails
 # on any file a worker opens, a late import included).
 PRELOADED = (
-    "fleece.commands.cards", "fleece.commands.mutton", "fleece.commands.ulvtafl",
+    "fleece.api.cards", "fleece.api.mutton", "fleece.api.ulvtafl", "fleece.api.woof",
+    "fleece.solver.ulvtafl.policy", "fleece.solver.deadline",
     "fleece.rules.mutton.options", "fleece.rules.ulvtafl.diagram",
     "fleece.rules.ulvtafl.record", "fleece.rules.ulvtafl.summary", "fleece.rules.woof.evidence",
     "fleece.solver.cards.concentration", "fleece.solver.cards.war",

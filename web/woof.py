@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from fleece.solver.core import Engine
 from fleece.web import jobs
 from fleece.web.common import (
     api,
@@ -27,7 +28,7 @@ from fleece.web.fields import BadRequest, Fields
 from fleece.web.mutton import marked_error
 from fleece.web.pool import BadJobInput, TookTooLong, WorkerFailed
 
-ENGINES = ("fast", "csp", "smt")
+ENGINES = tuple(e.value for e in Engine)
 
 
 def options(f: Fields) -> dict[str, Any]:
@@ -63,7 +64,7 @@ async def _solve(request: Request) -> tuple[int, dict[str, Any]]:
         result = await run_page_job(request, jobs.woof_solve, options(f))
     except (BadRequest, BadJobInput) as exc:
         context["error"] = str(exc)
-        context["marked"] = marked_error(form["evidence"], str(exc), "evidence")
+        context["marked"] = marked_error(form["evidence"], exc, "evidence")
         return (exc.status if isinstance(exc, BadRequest) else 400), context
     view = result["view"]
     context["result"] = view

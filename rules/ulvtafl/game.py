@@ -96,15 +96,18 @@ class Options:
             raise RulesError(f"setup must be 13, 15, 17 or 20 sheep, not {self.setup}")
         if self.wolves is None:
             return
-        need = 2 if self.setup == 20 else 1
-        if len(self.wolves) != need:
-            raise RulesError(f"the {self.setup}-sheep setup has {need} wolf"
-                             f"{'s' if need > 1 else ''}, {len(self.wolves)} start points given")
         for name in self.wolves:
             if name not in BY_NAME:
-                raise RulesError(f"{name[:10]!r} is not a point of the board (U8)")
+                raise RulesError(f"{name[:10]!r} is not a point of the board (U8)",
+                                 field="wolf")
+        need = 2 if self.setup == 20 else 1
+        if len(self.wolves) != need:
+            raise RulesError(f"the {self.setup}-sheep setup has {need} "
+                             f"{'wolves' if need > 1 else 'wolf'}, {len(self.wolves)} start "
+                             f"point{'s' if len(self.wolves) != 1 else ''} given", field="wolf")
+        for name in self.wolves:
             if SETUP_SHEEP[self.setup] >> BY_NAME[name] & 1:
-                raise RulesError(f"wolf start {name} is taken by a sheep (U9)")
+                raise RulesError(f"wolf start {name} is taken by a sheep (U9)", field="wolf")
         if len(set(self.wolves)) != len(self.wolves):
             raise RulesError("two wolves cannot start on the same point")
         if self.setup == 20 and not all(PADDOCK >> BY_NAME[n] & 1 for n in self.wolves):

@@ -143,13 +143,14 @@ class Evidence:
         return Evidence(self.players, self.deck, tuple(facts), self.me, self.rules, self.notes)
 
     def with_view(self, me: int | None = None, dog_target: str | None = None) -> Evidence:
-        """Override the point of view and/or the assumed Dog target (command-line options);
-        RulesError when the seat or character does not exist."""
+        """Override the point of view and/or the assumed Dog target (the `me` and
+        `dog_target` options); RulesError naming the field when the seat or character does not
+        exist."""
         seat = self.me
         if me is not None:
             if me not in self.table.seat_numbers or me == self.table.dummy:
-                raise RulesError(f"--me {me}: not a player's seat (players are "
-                                 f"1..{self.players})")
+                raise RulesError(f"not a player's seat (players are 1..{self.players})",
+                                 field="me", value=str(me))
             seat = me
         rules = self.rules
         notes = self.notes
@@ -157,7 +158,8 @@ class Evidence:
             try:
                 rules = RuleSet(Character(dog_target.lower()))
             except ValueError:
-                raise RulesError(f"--dog-target {dog_target}: unknown character") from None
+                raise RulesError("unknown character", field="dog_target",
+                                 value=dog_target[:40]) from None
             notes = (*notes, f"Dog's second target: {rules.dog_second_target.value} (assumption)")
         return Evidence(self.players, self.deck, self.facts, seat, rules, notes)
 

@@ -36,7 +36,7 @@ from fractions import Fraction
 from math import factorial
 
 from fleece.rules.cards.deck import Deck
-from fleece.rules.errors import FleeceError
+from fleece.rules.errors import BudgetExceeded
 
 State = tuple[int, ...]  # kinds per class; class index (r // 2 - 1) * 2 + s
 Progress = Callable[[int], None]
@@ -45,7 +45,7 @@ NEW_MATCH, NEW_NEW, NEW_KNOWN = "match", "new", "known"
 DEFAULT_MAX_STATES = 3_000_000
 
 
-class TooLarge(FleeceError):
+class TooLarge(BudgetExceeded):
     """The exact solution would exceed its state budget."""
 
 
@@ -190,7 +190,7 @@ class Solitaire:
             self.memo[state] = 0
             return 0
         if len(self.memo) >= self.max_states:
-            raise TooLarge(f"more than {self.max_states} positions (raise --max-states)")
+            raise TooLarge("positions", self.max_states, field="max_states")
         f1, f2 = self.fact[u - 1], self.fact[max(u - 2, 0)]
         total = 0
         branch: list[tuple[int, str]] = []
@@ -391,7 +391,7 @@ class Duel:
             self.memo[state] = 0
             return 0
         if len(self.memo) >= self.max_states:
-            raise TooLarge(f"more than {self.max_states} positions (raise --max-states)")
+            raise TooLarge("positions", self.max_states, field="max_states")
         f1, f2 = self.fact[u - 1], self.fact[max(u - 2, 0)]
         total = 0
         branch: list[tuple[int, str]] = []
@@ -465,7 +465,7 @@ class Duel:
             for (st, first_moves), dist in layer.items():
                 entries += len(dist)
                 if entries > max_entries:
-                    raise TooLarge("too many (position, score) pairs for the outcome split")
+                    raise TooLarge("(position, score) pairs for the outcome split", max_entries)
                 if m.unknown(st) == 0:
                     for d, p in dist.items():
                         result["first" if d > 0 else "second" if d < 0 else "tie"] += p

@@ -20,7 +20,7 @@ from fractions import Fraction
 
 from fleece.rules.cards.deck import Deck, arrangements, multinomial
 from fleece.rules.cards.war import Order, Runout, after, battle, deal_piles, fixed_return
-from fleece.rules.errors import FleeceError
+from fleece.rules.errors import BudgetExceeded
 
 A_WINS, B_WINS, DRAW, CYCLE = 0, 1, 2, 3
 OUTCOME_NAMES = ("A", "B", "draw", "cycle")
@@ -31,7 +31,7 @@ Piles = tuple[tuple[int, ...], tuple[int, ...]]
 Progress = Callable[[int], None]
 
 
-class TooLarge(FleeceError):
+class TooLarge(BudgetExceeded):
     """The exact analysis would exceed its budget (deals or chain states)."""
 
 
@@ -140,8 +140,8 @@ def analyse_fixed(deck: Deck, order: Order, runout: Runout = Runout.LOSE, *,
         raise ValueError("use analyse_random for the random order")
     deals_total = deck.arrangements()
     if deals_total > max_deals:
-        raise TooLarge(f"{deals_total} deals exceed the exact budget of {max_deals} "
-                       "(use --samples N for a Monte Carlo estimate, or raise --max-deals)")
+        raise TooLarge("deals", max_deals, field="max_deals",
+                       detail=f"{deals_total} deals exceed the exact budget of {max_deals}")
     # memo value: (period << 40) | (battles << 2) | outcome, one int per pile pair
     memo: dict[Piles, int] = {}
     memo_get = memo.get
@@ -283,8 +283,9 @@ def analyse_random(deck: Deck, runout: Runout = Runout.LOSE, *,
     kinds = len(deck.kinds)
     deals = deck.arrangements()
     if deals > max_states * 50:
-        raise TooLarge(f"{deals} deals: the chain is far beyond the exact budget of "
-                       f"{max_states} states (use --samples N)")
+        raise TooLarge("chain states", max_states, field="max_states",
+                       detail=f"{deals} deals: the chain is far beyond the exact budget of "
+                              f"{max_states} states")
     starts: dict[Piles, int] = {}
     for d in arrangements(deck.counts):
         p = deal_piles(d)
@@ -296,8 +297,8 @@ def analyse_random(deck: Deck, runout: Runout = Runout.LOSE, *,
         if s in trans:
             continue
         if len(trans) >= max_states:
-            raise TooLarge(f"the random-order chain has more than {max_states} states "
-                           "(use --samples N, or raise --max-states)")
+            raise TooLarge("chain states", max_states, field="max_states",
+                           detail=f"the random-order chain has more than {max_states} states")
         r = _random_successors(s, runout, kinds)
         trans[s] = r
         if not isinstance(r, int):

@@ -39,8 +39,10 @@ def problem_from_text(text: str, wolves: int | None = None, *, reveal: bool = Tr
     kind = detect_input(text)
     if kind == "record":
         if passed or escaped or not reveal:
-            raise FleeceError("--passed, --escaped and --no-reveal are for pasted charts: a "
-                              "game record already says all of that")
+            given = [n for n, on in (("passed", passed), ("escaped", bool(escaped)),
+                                     ("no_reveal", not reveal)) if on]
+            raise FleeceError("is for pasted charts: a game record already says all of that",
+                              field=given[0])
         return problem_from_record(text, dictionary=dictionary, wolves=wolves)
     if kind == "json":
         return problem_from_json(text, wolves=wolves, reveal=reveal, escaped=escaped,
@@ -60,7 +62,8 @@ def chart_from_text(text: str, *, reveal: bool = True) -> Chart:
     kind = detect_input(text)
     if kind == "record":
         if not reveal:
-            raise FleeceError("--no-reveal is for pasted charts: a game record already says it")
+            raise FleeceError("is for pasted charts: a game record already says it",
+                              field="no_reveal")
         from fleece.solver.mutton.record_view import record_problem
 
         return record_problem(text).chart
@@ -69,8 +72,8 @@ def chart_from_text(text: str, *, reveal: bool = True) -> Chart:
         _json_wolves(data, None)
         if "record" in data:
             if not reveal:
-                raise FleeceError("--no-reveal is for pasted charts: a game record already "
-                                  "says it")
+                raise FleeceError("is for pasted charts: a game record already says it",
+                                  field="no_reveal")
             from fleece.solver.mutton.record_view import record_problem
 
             try:

@@ -220,8 +220,8 @@ def _pass_facts(problem: Problem) -> list[Fact]:
         turns = [(f"in round {t.round}", t.options) for t in problem.turns if t.move == "pass"]
     if problem.passed:
         if problem.board is None:
-            raise FleeceError("--passed needs the board in the paste (the positions decide "
-                              "which kills were possible)")
+            raise FleeceError("needs the board in the paste (the positions decide which "
+                              "kills were possible)", field="passed")
         turns.append(("this turn", kill_options_on_board(problem.chart)))
     for when, options in turns:
         for opt in options:
@@ -305,14 +305,14 @@ def apply_escaped(chart: Chart, escaped: str | set[str] | frozenset[str]) -> tup
     victims = eaten_in(chart)
     for a in letters:
         if a not in chart.animals:
-            raise FleeceError(f"--escaped: there is no animal {a!r} in the chart "
-                              f"({chart.animals[0]}..{chart.animals[-1]})")
+            raise FleeceError(f"there is no animal {a!r} in the chart "
+                              f"({chart.animals[0]}..{chart.animals[-1]})", field="escaped")
         if a in victims:
-            raise FleeceError(f"--escaped: {a} was eaten in round {victims[a]}, so it did not "
-                              "escape")
+            raise FleeceError(f"{a} was eaten in round {victims[a]}, so it did not escape",
+                              field="escaped")
         i = chart.animals.index(a)
         if status[i] is Status.ALIVE and chart.board is not None:
-            raise FleeceError(f"--escaped: {a} still stands on the board")
+            raise FleeceError(f"{a} still stands on the board", field="escaped")
         if status[i] is not Status.ESCAPED:
             notes.append(f"{a} is shown as {status[i].value}; taken as an escaped wolf "
                          "(--escaped)")
@@ -331,6 +331,6 @@ def problem_from_chart(chart: Chart, wolves: int = 4, *, escaped: str | frozense
     if escaped:
         chart, notes = apply_escaped(chart, escaped)
     if passed and chart.board is None:
-        raise FleeceError("--passed needs the board in the paste (the positions decide which "
-                          "kills were possible)")
+        raise FleeceError("needs the board in the paste (the positions decide which kills "
+                          "were possible)", field="passed")
     return Problem(chart, wolves, dictionary, passed, None, running, "chart", tuple(notes))

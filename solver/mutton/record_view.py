@@ -54,8 +54,8 @@ def record_problem(text: str, *, dictionary: frozenset[frozenset[str]] | None = 
     rec = parse_record(text, dictionary=dictionary)
     rules = rec.rules
     if wolves is not None and wolves != rules.num_wolves:
-        raise FleeceError(f"--wolves {wolves} contradicts the record's options "
-                          f"(-num_wolves={rules.num_wolves})")
+        raise FleeceError(f"contradicts the record's options (-num_wolves={rules.num_wolves})",
+                          field="wolves", value=str(wolves))
     _check_wolves(rules.num_wolves, rules.num_sheep)
     match = replay(rec)
     game = len(match.games) - 1

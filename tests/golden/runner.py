@@ -1,5 +1,6 @@
-"""Shared by regen.py and tests/test_golden_cli.py: read the cases and run one through the
-installed `fleece` command with a fixed environment (100 columns, no colour)."""
+"""Shared by regen.py and tests/test_golden_cli.py: read the cases (contract.txt: --json
+objects, error lines, exit statuses; cases.txt: text reports and help pages) and run one
+through the installed `fleece` command with a fixed environment (100 columns, no colour)."""
 
 from __future__ import annotations
 
@@ -16,22 +17,27 @@ ROOT = HERE.parent.parent
 OUT = HERE / "out"
 
 
+FILES = {"contract": "contract.txt", "text": "cases.txt"}
+
+
 @dataclass(frozen=True)
 class Case:
-    """One command line of cases.txt."""
+    """One command line of contract.txt or cases.txt."""
 
     name: str
     args: tuple[str, ...]
+    kind: str  # "contract" or "text"
 
 
-def load_cases() -> list[Case]:
-    """Every case of cases.txt, in file order."""
+def load_cases(kinds: tuple[str, ...] = ("contract", "text")) -> list[Case]:
+    """Every case of the files of `kinds`, in file order."""
     cases = []
-    for raw in (HERE / "cases.txt").read_text(encoding="utf-8").splitlines():
-        if not raw.strip() or raw.lstrip().startswith("#"):
-            continue
-        name, _, args = raw.partition("|")
-        cases.append(Case(name.strip(), tuple(shlex.split(args))))
+    for kind in kinds:
+        for raw in (HERE / FILES[kind]).read_text(encoding="utf-8").splitlines():
+            if not raw.strip() or raw.lstrip().startswith("#"):
+                continue
+            name, _, args = raw.partition("|")
+            cases.append(Case(name.strip(), tuple(shlex.split(args)), kind))
     return cases
 
 

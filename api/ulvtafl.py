@@ -1,0 +1,358 @@
+"""Ulvtafl through the library API: a position (setup or position string, with the movement
+rules of U1/U6/U7), a move and the solver's reply, a replayed record, perft counts and the
+exact solver (RULES.md section 3).
+
+    from fleece.api import ulvtafl
+    trapped = "WSS/.SS/..S.S../..S..../SS...../.../... w"
+    report = ulvtafl.solve(ulvtafl.SolveRequest(position=trapped))
+    report.value, report.best_move               # 'sheep', ...
+
+Request fields are the command line's option names; a report's fields are the keys of
+`fleece ulvtafl ... --json`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from fleece.api.report import Report, detail
+from fleece.rules.errors import FleeceError, IllegalMoveError, ParseError
+
+__all__ = [
+    "BoardReport",
+    "MoveRequest",
+    "PerftReport",
+    "PerftRequest",
+    "PositionRequest",
+    "ReplayReport",
+    "ReplayRequest",
+    "SolveReport",
+    "SolveRequest",
+    "VerifyVariant",
+    "board",
+    "board_svg",
+    "perft",
+    "play",
+    "replay",
+    "reply",
+    "rules_of",
+    "solve",
+    "state_of",
+]
+
+
+SETUPS = (13, 15, 17, 20)
+SEARCH_BUDGET = 15.0  # default seconds of solve and perft: no search runs unbounded
+RETRO_LIMIT = 2_000_000
+THINK = 2.0  # the solver's default seconds a move in play
+REPLY_RETRO_LIMIT = 200_000  # positions a reply may enumerate (that phase reads no clock)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PositionRequest:
+    """A position: `position` (a U8 position string) or `setup` (13, 15, 17, 20; default 20)
+    with the wolves' start points `wolf`, and the movement rules."""
+
+    setup: int | None = None
+    position: str | None = None
+    wolf: tuple[str, ...] = ()
+    orthogonal: bool = False
+    wolf_diagonal_captures_only: bool = False
+    sheep_orthogonal: bool = False
+    no_repetition_draw: bool = False
+
+
+def rules_of(request: PositionRequest) -> Any:
+    """The movement rules (fleece.rules.ulvtafl.game.Rules) a request names."""
+    from fleece.rules.ulvtafl.game import Rules
+
+    return Rules(orthogonal=request.orthogonal,
+                 wolf_diagonal_captures_only=request.wolf_diagonal_captures_only,
+                 sheep_orthogonal=request.sheep_orthogonal,
+                 repetition_draw=not request.no_repetition_draw)
+
+
+def state_of(request: PositionRequest) -> Any:
+    """The start state a request names; FleeceError naming the field on bad input."""
+    from fleece.rules.errors import RulesError
+    from fleece.rules.ulvtafl.game import Options, Rules, UlvState, initial_state
+    from fleece.rules.ulvtafl.notation import parse_position
+
+    rules = rules_of(request)
+    if request.position is not None:
+        if request.setup is not None:
+            raise FleeceError("give a position or a setup, not both", field="position")
+        if request.wolf:
+            raise FleeceError("sets a setup's wolves; a position places its own", field="wolf")
+        try:
+            state: UlvState = parse_position(request.position)
+        except ParseError as exc:
+            raise ParseError(exc.message, line=exc.line, column=exc.column,
+                             field="position") from None
+        if rules != Rules():
+            state = UlvState.create(rules, state.sheep, state.wolves, state.to_move)
+        return state
+    setup = 20 if request.setup is None else request.setup
+    if setup not in SETUPS:
+        raise FleeceError(f"'{setup}' is not one of 13, 15, 17, 20", field="setup")
+    try:
+        options = Options(setup=setup, wolves=tuple(request.wolf) or None, rules=rules)
+    except RulesError as exc:
+        raise exc from None
+    return initial_state(options)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BoardReport(Report):
+    """One position (`fleece ulvtafl board --json`): its text, pieces, side to move, result
+    and legal moves; `text` the diagram, `state` the position itself."""
+
+    position: str
+    sheep: list[str]
+    wolves: list[str]
+    to_move: str | None
+    paddock_filled: int
+    result: str | None
+    reason: str | None
+    legal_moves: list[str]
+    rules: list[str]
+    text: str = detail("")
+    state: Any = detail()
+    played: tuple[str, ...] = detail(())
+    reply_note: str | None = detail()
+
+
+def _board_report(state: Any, played: tuple[str, ...] = (), note: str | None = None
+                  ) -> BoardReport:
+    from fleece.rules.ulvtafl.summary import BoardView
+
+    view = BoardView(state)
+    return BoardReport.from_json(view.to_json(), text=view.text(), state=state, played=played,
+                                 reply_note=note)
+
+
+def board(request: PositionRequest) -> BoardReport:
+    """The position a request names."""
+    return _board_report(state_of(request))
+
+
+def board_svg(report: BoardReport | SolveReport, arrow: str | None = None) -> str:
+    """The report's position (with its movement rules' lines) as an SVG picture, with
+    `arrow` (a move's text) drawn when given."""
+    from fleece.rules.ulvtafl.diagram import svg
+    from fleece.rules.ulvtafl.notation import parse_move
+
+    text: str = svg(report.state, parse_move(arrow) if arrow else None)
+    return text
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoveRequest(PositionRequest):
+    """Play `move` in the position (when given); then, when `solver` names the side to move
+    (`sheep` or `wolves`), the solver answers, thinking at most `think` seconds."""
+
+    move: str | None = None
+    solver: str | None = None
+    think: float = THINK
+
+
+def play(request: MoveRequest) -> BoardReport:
+    """The position after the move and the solver's reply (`played` the moves made,
+    `reply_note` how the solver chose). An illegal move is a ParseError (field `move`)."""
+    from fleece.rules.ulvtafl.game import SIDE_NAMES
+    from fleece.rules.ulvtafl.notation import parse_move
+
+    state = state_of(request)
+    played: list[str] = []
+    if request.move is not None:
+        try:
+            move = parse_move(request.move)
+        except ParseError as exc:
+            raise ParseError(exc.message, line=exc.line, column=exc.column,
+                             field="move") from None
+        try:
+            state = state.play(move)
+        except IllegalMoveError as exc:
+            raise ParseError(f"illegal move {exc}", column=1, field="move") from None
+        played.append(move.text())
+    if request.solver is not None and request.solver not in SIDE_NAMES:
+        raise FleeceError(f"'{request.solver}' is not one of {', '.join(SIDE_NAMES)}",
+                          field="solver")
+    note = None
+    if request.solver is not None and not state.is_terminal() \
+            and SIDE_NAMES[state.to_move] == request.solver:
+        answer, note = reply(state, request.think)
+        played.append(answer)
+        state = state.play(parse_move(answer))
+    return _board_report(state, tuple(played), note)
+
+
+def reply(state: Any, think: float) -> tuple[str, str]:
+    """The solver's move in `state` within `think` seconds (solver.ulvtafl.policy) and a
+    sentence saying how it was chosen."""
+    from fleece.solver.ulvtafl import solve as run_solve
+    from fleece.solver.ulvtafl.policy import reply_move
+
+    result = run_solve(state, timeout=think, retro_limit=REPLY_RETRO_LIMIT)
+    move = reply_move(state, result.best_move).text()
+    if result.value != "unknown":
+        return move, f"the solver played {move} (value {result.value})"
+    return move, (f"the solver played {move} (value unknown within {think:g} s: a heuristic "
+                  "move)")
+
+
+@dataclass(frozen=True)
+class ReplayRequest:
+    """A game record: an options line (`setup=20`, movement options), one move a line."""
+
+    record: str
+    source: str = "record"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReplayReport(Report):
+    """A replayed record (`fleece ulvtafl replay --json`); `text` the moves and final board."""
+
+    options: str
+    moves: list[str]
+    plies: int
+    final: dict[str, Any]
+    text: str = detail("")
+
+
+def replay(request: ReplayRequest) -> ReplayReport:
+    """Replay a record; ParseError at the first illegal move (line, column, reason)."""
+    from fleece.rules.ulvtafl.record import parse_record
+    from fleece.rules.ulvtafl.record import replay as replay_record
+    from fleece.rules.ulvtafl.summary import ReplayView
+
+    try:
+        record = parse_record(request.record)
+        states = replay_record(record)
+    except ParseError as exc:
+        raise exc.located(request.source) from None
+    view = ReplayView(record, tuple(states))
+    return ReplayReport.from_json(view.to_json(), text=view.text())
+
+
+@dataclass(frozen=True, kw_only=True)
+class PerftRequest(PositionRequest):
+    """Count the move sequences of each length 1..depth (U10) within `timeout` seconds."""
+
+    depth: int
+    timeout: float | None = SEARCH_BUDGET
+
+
+@dataclass(frozen=True, kw_only=True)
+class PerftReport(Report):
+    """`fleece ulvtafl perft --json`: the counts of lengths 1..depth."""
+
+    position: str
+    counts: list[int]
+    seconds: float
+
+
+def perft(request: PerftRequest) -> PerftReport:
+    """The perft counts; Stopped when the time runs out (the kernel runs in a thread)."""
+    from fleece.solver.deadline import in_thread
+    from fleece.solver.ulvtafl import perft_counts
+
+    state = state_of(request)
+    result = in_thread(lambda: perft_counts(state, request.depth), request.timeout,
+                       "try a larger --timeout or a smaller depth")
+    return PerftReport.from_json(result.to_json())
+
+
+@dataclass(frozen=True, kw_only=True)
+class SolveRequest(PositionRequest):
+    """Solve a position: `text` (a position string or a record, read as `fleece ulvtafl
+    solve FILE` reads it) or the position fields; the budgets."""
+
+    text: str | None = None
+    source: str = "input"
+    max_nodes: int | None = None
+    timeout: float | None = SEARCH_BUDGET
+    retro_limit: int = RETRO_LIMIT
+
+
+@dataclass(frozen=True, kw_only=True)
+class SolveReport(Report):
+    """The value with optimal play (`fleece ulvtafl solve --json`): `value` sheep, wolves,
+    draw, or unknown when the budget ran out (never a guess)."""
+
+    value: str
+    best_move: str | None
+    nodes: int
+    distance: int | None
+    method: str
+    position: str
+    seconds: float
+    positions: Any
+    proof_size: Any
+    principal_line: list[str]
+    searches: dict[str, Any]
+    stopped: str | None
+    frontier: Any
+    state: Any = detail()
+
+
+def _solve_state(request: SolveRequest) -> Any:
+    if request.text is None:
+        return state_of(request)
+    if request.position is not None or request.setup is not None:
+        raise FleeceError("give a FILE or --setup/--position, not both")
+    from fleece.rules.text import split_lines
+    from fleece.rules.ulvtafl.notation import parse_position
+    from fleece.rules.ulvtafl.record import parse_record
+    from fleece.rules.ulvtafl.record import replay as replay_record
+
+    body = [ln.split("#", 1)[0].strip() for ln in split_lines(request.text)]
+    body = [ln for ln in body if ln]
+    try:
+        if body and (body[0].startswith(("setup=", "position=")) or len(body) > 1):
+            return replay_record(parse_record(request.text))[-1]
+        if not body:
+            raise ParseError("empty input: expected a position string or a record", line=1)
+        state = parse_position(body[0])
+    except ParseError as exc:
+        raise exc.located(request.source) from None
+    rules = rules_of(request)  # a position string takes the movement rules of the request
+    if rules != type(rules)():
+        state = type(state).create(rules, state.sheep, state.wolves, state.to_move)
+    return state
+
+
+def solve(request: SolveRequest,
+          progress: Callable[[dict[str, object]], None] | None = None) -> SolveReport:
+    """The game value under U7 and a move that keeps it: retrograde analysis when the
+    reachable positions fit `retro_limit`, proof-number search otherwise."""
+    from fleece.solver.ulvtafl import solve as run_solve
+
+    state = _solve_state(request)
+    result = run_solve(state, max_nodes=request.max_nodes, timeout=request.timeout,
+                       retro_limit=request.retro_limit, progress=progress)
+    return SolveReport.from_json(result.to_json(), state=state)
+
+
+@dataclass(frozen=True, kw_only=True)
+class VerifyVariant:
+    """What `fleece verify --game ulvtafl` checks: the movement rules (U1, U6, U7) and the
+    cross-check's number of random positions (None: 12 quick, 120 full)."""
+
+    samples: int | None = None
+    orthogonal: bool = False
+    wolf_diagonal_captures_only: bool = False
+    sheep_orthogonal: bool = False
+    no_repetition_draw: bool = False
+
+    def config(self, quick: bool, package: Any) -> Any:
+        """The verify package's VerifyConfig of this variant."""
+        from fleece.rules.ulvtafl.game import Rules
+
+        rules = Rules(orthogonal=self.orthogonal,
+                      wolf_diagonal_captures_only=self.wolf_diagonal_captures_only,
+                      sheep_orthogonal=self.sheep_orthogonal,
+                      repetition_draw=not self.no_repetition_draw)
+        return package.VerifyConfig(rules=rules, quick=quick, samples=self.samples)
