@@ -26,6 +26,10 @@ __all__ = [
     "PerftReport",
     "PerftRequest",
     "PositionRequest",
+    "PuzzleCheckReport",
+    "PuzzleCheckRequest",
+    "PuzzleGenerateRequest",
+    "PuzzlePackReport",
     "ReplayReport",
     "ReplayRequest",
     "SolveReport",
@@ -33,6 +37,8 @@ __all__ = [
     "VerifyVariant",
     "board",
     "board_svg",
+    "check_puzzles",
+    "generate_puzzles",
     "perft",
     "play",
     "replay",
@@ -334,6 +340,132 @@ def solve(request: SolveRequest,
     result = run_solve(state, max_nodes=request.max_nodes, timeout=request.timeout,
                        retro_limit=request.retro_limit, progress=progress)
     return SolveReport.from_json(result.to_json(), state=state)
+
+
+# ---- puzzles ------------------------------------------------------------------------------
+
+PUZZLE_GRADES = ("easy", "medium", "hard", "expert")
+
+
+@dataclass(frozen=True)
+class PuzzleGenerateRequest:
+    """`fleece ulvtafl puzzle generate`: `count` "to move and win" puzzles of `grade` (or of
+    every grade with `all`: one folder a grade and an index, the committed pack's form),
+    written to the folder `out`, or returned as text when `out` is None."""
+
+    count: int = 10
+    grade: str = "easy"
+    seed: int = 1
+    out: str | None = None
+    workers: int = 1
+    budget: float | None = None
+    force: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class PuzzlePackReport(Report):
+    """The generated puzzles: how many, which grade, where they were written (`out` None and
+    no files when they were returned as `text`), and each puzzle's claim."""
+
+    out: str | None
+    count: int
+    grade: str
+    files: list[str]
+    puzzles: list[dict[str, Any]]
+    text: str = detail("")
+
+
+def _grade_of(text: str) -> Any:
+    from fleece.solver.puzzles.ulvtafl import UlvGrade
+
+    try:
+        return UlvGrade.parse(text)
+    except FleeceError as exc:
+        raise FleeceError(str(exc), field="grade", value=text) from None
+
+
+def generate_puzzles(request: PuzzleGenerateRequest,
+                     progress: Callable[[int, int], None] | None = None) -> PuzzlePackReport:
+    """Generate sound puzzles (each re-checkable by `check_puzzles`); the same seed gives the
+    same puzzles whatever `workers` is. Refused before any work when `out` holds a pack and
+    `force` is false; FleeceError when `budget` seconds run out before `count` are found."""
+    from fleece.solver.puzzles.pack import check_target
+    from fleece.solver.puzzles.ulvtafl import generate, render_puzzles, write_pack
+    from fleece.solver.puzzles.ulvtafl.formats import puzzle_data
+    from fleece.solver.puzzles.ulvtafl.packs import build_packs
+
+    if not 1 <= request.count <= 1000:
+        raise FleeceError(f"{request.count} puzzles is out of range (1..1000)", field="count",
+                          limit=1000)
+    if request.grade.strip().lower() == "all":
+        if request.out is None:
+            raise FleeceError("every grade at once needs a folder for the packs",
+                              field="out")
+        found: list[Any] = []
+        files: list[str] = []
+        done: dict[str, tuple[int, int]] = {}
+
+        def tick(label: str, count: int, tried: int) -> None:
+            done[label] = (count, tried)
+            if progress is not None:
+                progress(sum(c for c, _ in done.values()), sum(t for _, t in done.values()))
+
+        packs = build_packs(request.out, request.count, request.seed,
+                            workers=request.workers, force=request.force, progress=tick)
+        for grade, puzzles in packs.items():
+            found += puzzles
+            files += [f"{request.out}/{grade.label}/{i:03d}.txt"
+                      for i in range(1, len(puzzles) + 1)]
+        return PuzzlePackReport(out=request.out, count=len(found), grade="all", files=files,
+                                puzzles=[puzzle_data(p) for p in found])
+    grade = _grade_of(request.grade)
+    if request.out is not None:
+        check_target(request.out, force=request.force)
+    found = generate(grade, request.count, request.seed, progress=progress,
+                     budget=request.budget, workers=request.workers)
+    data = [puzzle_data(p) for p in found]
+    if request.out is None:
+        return PuzzlePackReport(out=None, count=len(found), grade=grade.label, files=[],
+                                puzzles=data, text=render_puzzles(found))
+    paths = write_pack(found, request.out, force=request.force)
+    return PuzzlePackReport(out=request.out, count=len(found), grade=grade.label,
+                            files=paths, puzzles=data)
+
+
+@dataclass(frozen=True)
+class PuzzleCheckRequest:
+    """`fleece ulvtafl puzzle check`: a puzzle file's text (one puzzle or several separated
+    by `---`, or the JSON twin) and its name for messages."""
+
+    puzzle: str
+    source: str = "puzzle"
+    limit: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class PuzzleCheckReport(Report):
+    """The verdict on every puzzle of a file (each: position, winner, plies, solution,
+    grade, sound, reason, ...), and whether all are sound; `lines` in words."""
+
+    puzzles: list[dict[str, Any]]
+    sound: bool
+    lines: tuple[str, ...] = detail(())
+
+
+def check_puzzles(request: PuzzleCheckRequest) -> PuzzleCheckReport:
+    """Re-prove every claim of every puzzle with the independent pure-Python method: the side
+    to move wins, in exactly the claimed plies, with exactly one winning first move, along
+    the given solution, with the labelled grade."""
+    from fleece.solver.puzzles.ulvtafl import check, parse_puzzles
+    from fleece.solver.puzzles.ulvtafl.check import CHECK_LIMIT
+
+    limit = CHECK_LIMIT if request.limit is None else request.limit
+    verdicts = [check(p, limit=limit) for p in parse_puzzles(request.puzzle, request.source)]
+    lines: list[str] = []
+    for v in verdicts:
+        lines += [*v.lines(), ""]
+    return PuzzleCheckReport(puzzles=[v.to_json() for v in verdicts],
+                             sound=all(v.sound for v in verdicts), lines=tuple(lines[:-1]))
 
 
 @dataclass(frozen=True, kw_only=True)

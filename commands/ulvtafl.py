@@ -16,6 +16,7 @@ from fleece.commands.base import (
     echo,
     finish,
     int_in,
+    names,
     new_app,
     print_json,
     read_input,
@@ -280,6 +281,77 @@ def play(
             state = state.play(parse_move(move))
         echo(BoardView(state).text(), end="")
     return EXIT_OK
+
+
+# ---- puzzles ---------------------------------------------------------------------------
+
+puzzle = new_app("'To move and win' puzzles: generate, check.")
+app.add_typer(puzzle, name="puzzle")
+
+
+@puzzle.command("generate")
+def puzzle_generate(
+    grade: Annotated[str, typer.Option(
+        help="easy | medium | hard | expert, or all (every grade, one folder each, and an "
+             "index: the committed pack's form)",
+        autocompletion=names(*api.PUZZLE_GRADES, "all"))] = "easy",
+    count: Annotated[int, typer.Option(parser=int_in(1, 1000),
+                                       help="how many puzzles (of each grade with all)")] = 10,
+    seed: Annotated[int, typer.Option(
+        parser=int_in(0), help="seed: the same seed gives the same puzzles")] = 1,
+    out: Annotated[str | None, typer.Option(
+        show_default=False,
+        help="folder for NNN.txt, NNN.json, NNN.solution.txt (default: print the puzzles)")
+    ] = None,
+    workers: Annotated[int, typer.Option(parser=int_in(1, 64), help="processes to use")] = 1,
+    budget: Annotated[float | None, typer.Option(
+        parser=seconds_in(), metavar="SECONDS", show_default=False,
+        help="give up after this many seconds (exit status 1; default: no limit)")] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="replace a pack already in --out (other files are never touched)")
+    ] = False,
+    json: Annotated[bool, typer.Option("--json", help="print the puzzles as JSON")] = False,
+) -> int:
+    """Generate sound "X to move and win in N plies" puzzles: exactly one winning first
+    move, N exact, graded from the solution (exit status 1 when the budget runs out)."""
+    from fleece.solver.puzzles.pool import progress_bar
+
+    request = api.PuzzleGenerateRequest(grade=grade, count=count, seed=seed, out=out,
+                                        workers=workers, budget=budget, force=force)
+    total = count * (len(api.PUZZLE_GRADES) if grade.strip().lower() == "all" else 1)
+    with progress_bar(f"{grade} puzzles", total, "attempts") as progress:
+        report = api.generate_puzzles(request, progress)
+    if json:
+        print_json(report)
+    elif out is None:
+        echo(report.text, end="")
+    else:
+        echo(f"wrote {report.count} {report.grade} puzzles to {report.out}")
+    return EXIT_OK
+
+
+@puzzle.command("check")
+def puzzle_check(
+    file: Annotated[str, typer.Argument(
+        help="a puzzle file (several puzzles separated by '---', or the JSON twin), or '-'",
+        show_default=False)],
+    limit: Annotated[int | None, typer.Option(
+        parser=int_in(1, 10_000_000), show_default=False,
+        help="positions the check may solve (default 400000)")] = None,
+    json: Annotated[bool, typer.Option(
+        "--json", help="print the verdicts as a JSON list")] = False,
+) -> int:
+    """Re-prove every claim with an independent method (pure-Python retrograde analysis
+    over the reference rules): the side to move wins in exactly N plies, with exactly one
+    winning first move, along the solution. Exit status 1 with the reason when a puzzle is
+    not sound."""
+    text, name = read_input(file)
+    report = api.check_puzzles(api.PuzzleCheckRequest(puzzle=text, source=name, limit=limit))
+    if json:
+        print_json(report.puzzles)
+    else:
+        echo("\n".join(report.lines))
+    return finish(report.sound)
 
 
 # ---- fleece verify --game ulvtafl ------------------------------------------------------

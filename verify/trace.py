@@ -199,14 +199,15 @@ def main(argv: list[str] | None = None) -> int:
     """`python -m fleece.verify.trace [--check]`: write the clause index of the checkout's
     tests/ into verify/clause_tests.json, or with --check exit 1 when the file differs from
     a fresh index (nothing written). Exit 2 when no tests/ folder is beside the package."""
-    import argparse
+    import sys
 
     from fleece.rules.io import atomic_write
 
-    parser = argparse.ArgumentParser(prog=INDEX_COMMAND, description=main.__doc__)
-    parser.add_argument("--check", action="store_true",
-                        help="only compare the committed index with a fresh one")
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    if words not in ([], ["--check"]):
+        print(f"usage: {INDEX_COMMAND} [--check]")
+        return 2
+    check = words == ["--check"]
     tests_dir = _source_path(("tests",))
     target = _source_path(INDEX)
     if not tests_dir.is_dir():
@@ -214,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     fresh = index_text(build_index(tests_dir))
     current = target.read_text(encoding="utf-8") if target.is_file() else ""
-    if args.check:
+    if check:
         if current != fresh:
             print(f"{target}: out of date with {tests_dir}; run {INDEX_COMMAND}")
             return 1

@@ -94,7 +94,8 @@ class UlvVerdict:
             out.append("solution: " + " ".join(self.solution))
         if self.features is not None:
             f = self.features
-            out.append(f"grade: {self.grade} ({f.points} points: {f.explain()})")
+            points = f"{f.points} point{'' if f.points == 1 else 's'}"
+            out.append(f"grade: {self.grade} ({points}: {f.explain()})")
             out.append("unique line: " + ("yes" if self.unique_line else "no"))
         out += [f"FAILED: {r}" for r in self.reasons]
         out.append("result: " + ("sound" if self.sound else "NOT SOUND"))
@@ -155,8 +156,9 @@ def check(puzzle: UlvPuzzle, *, limit: int = CHECK_LIMIT) -> UlvVerdict:
         feats = features(ref, state, moves)
         grade, unique = feats.grade.label, feats.unique_line
         if puzzle.grade is not None and puzzle.grade.label != grade:
+            points = f"{feats.points} point{'' if feats.points == 1 else 's'}"
             reasons.append(f"grade: the puzzle says {puzzle.grade.label}, the grade table "
-                           f"gives {grade} ({feats.points} points)")
+                           f"gives {grade} ({points})")
         if puzzle.unique_line is not None and puzzle.unique_line != unique:
             reasons.append("unique line: the puzzle says "
                            f"{'yes' if puzzle.unique_line else 'no'}, the solution has "

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from fleece.rules.errors import FleeceError
+from fleece.rules.errors import FleeceError, Stopped
 from fleece.rules.ulvtafl.game import SIDE_NAMES, Options, Rules, UlvState, initial_state
 from fleece.rules.ulvtafl.geometry import NUM_POINTS, mask, points_of, ranks_mask
 from fleece.rules.ulvtafl.notation import position_text
@@ -231,7 +231,10 @@ def generate(grade: UlvGrade, count: int, seed: int, *,
     if len(found) < count:
         why = f"within {budget:g} s" if out_of_time and budget is not None else \
             f"in {tried} attempts"
-        raise FleeceError(f"only {len(found)} {grade.label} Ulvtafl puzzles found {why}")
+        message = f"only {len(found)} {grade.label} Ulvtafl puzzles found {why}"
+        if out_of_time:
+            raise Stopped(message, field="budget", limit=budget)
+        raise FleeceError(message, field="count", limit=cap)
     return found
 
 

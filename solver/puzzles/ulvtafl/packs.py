@@ -1,7 +1,7 @@
 """The committed Ulvtafl pack: `count` puzzles of each grade, one folder a grade, and an
 index file that records the command that made it.
 
-    python -m fleece.solver.puzzles.ulvtafl.packs --out puzzles/ulvtafl --count 10 --seed 1
+    fleece ulvtafl puzzle generate --grade all --count 10 --seed 1 --out puzzles/ulvtafl
 
 writes puzzles/ulvtafl/{easy,medium,hard,expert}/NNN.{txt,json,solution.txt} (each folder as
 one pack, `solver.puzzles.pack.write_files`) and puzzles/ulvtafl/INDEX.md. The puzzles of a
@@ -10,15 +10,11 @@ grade are `generate(grade, count, seed)`, the same whatever the number of worker
 
 from __future__ import annotations
 
-import argparse
-import os
-import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from fleece.rules.errors import FleeceError
-from fleece.solver.puzzles.pool import progress_bar
+from fleece.rules.io import atomic_write
 from fleece.solver.puzzles.ulvtafl.formats import write_pack
 from fleece.solver.puzzles.ulvtafl.generate import generate
 from fleece.solver.puzzles.ulvtafl.grading import BANDS, UlvGrade
@@ -29,8 +25,8 @@ INDEX = "INDEX.md"
 
 def command(count: int, seed: int) -> str:
     """The command line that makes a pack."""
-    return (f"python -m fleece.solver.puzzles.ulvtafl.packs --out puzzles/ulvtafl --count "
-            f"{count} --seed {seed}")
+    return (f"fleece ulvtafl puzzle generate --grade all --count {count} --seed {seed} "
+            "--out puzzles/ulvtafl")
 
 
 def index_text(packs: dict[UlvGrade, list[UlvPuzzle]], count: int, seed: int) -> str:
@@ -64,10 +60,10 @@ def build_packs(out: str, count: int, seed: int, *, workers: int = 1, force: boo
     """Generate and write the pack of every grade under `out`, and its index file."""
     root = Path(out)
     if not root.is_dir():
-        raise FleeceError(f"{out}: no such folder")
+        raise FleeceError(f"{out}: no such folder", field="out")
     index = root / INDEX
     if index.exists() and not force:
-        raise FleeceError(f"{index}: already exists (force to replace the packs)")
+        raise FleeceError(f"{index}: already exists (force to replace the packs)", field="out")
     packs: dict[UlvGrade, list[UlvPuzzle]] = {}
     for grade in UlvGrade:
         def tick(found: int, tried: int, label: str = grade.label) -> None:
@@ -77,55 +73,6 @@ def build_packs(out: str, count: int, seed: int, *, workers: int = 1, force: boo
         packs[grade] = generate(grade, count, seed, workers=workers, progress=tick)
     for grade, found in packs.items():
         write_pack(found, str(root / grade.label), force=force)
-    fd, tmp = tempfile.mkstemp(prefix=f".{INDEX}.", dir=root)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(index_text(packs, count, seed))
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, index)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write(index, index_text(packs, count, seed), overwrite=True)
     return packs
 
-
-def _umask() -> int:
-    old = os.umask(0)
-    os.umask(old)
-    return old
-
-
-def main(argv: list[str]) -> int:
-    """`python -m fleece.solver.puzzles.ulvtafl.packs`: build the packs (exit 2 on bad
-    input)."""
-    parser = argparse.ArgumentParser(prog="python -m fleece.solver.puzzles.ulvtafl.packs",
-                                     description="Write the Ulvtafl puzzle packs.")
-    parser.add_argument("--out", required=True, help="folder of the packs")
-    parser.add_argument("--count", type=int, default=10, help="puzzles per grade")
-    parser.add_argument("--seed", type=int, default=1, help="seed")
-    parser.add_argument("--workers", type=int, default=1, help="processes")
-    parser.add_argument("--force", action="store_true", help="replace existing packs")
-    args = parser.parse_args(argv)
-    if not 1 <= args.count <= 1000 or not 1 <= args.workers <= 64:
-        parser.error("--count is 1..1000 and --workers 1..64")
-
-    try:
-        with progress_bar("Ulvtafl puzzles", len(UlvGrade) * args.count, "attempts") as bar:
-            done: dict[str, int] = {}
-            tries: dict[str, int] = {}
-
-            def show(label: str, found: int, tried: int) -> None:
-                done[label], tries[label] = found, tried
-                bar(sum(done.values()), sum(tries.values()))
-
-            packs = build_packs(args.out, args.count, args.seed, workers=args.workers,
-                                force=args.force, progress=show)
-    except FleeceError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(f"wrote {sum(len(v) for v in packs.values())} puzzles to {args.out}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
