@@ -218,7 +218,7 @@ def test_ulvtafl_reply_keeps_the_proved_value() -> None:
     board = ulvtafl.board(ulvtafl.PositionRequest(position=trapped))
     assert board.to_move == "wolves" and board.legal_moves
     after = ulvtafl.play(ulvtafl.MoveRequest(position=trapped, move=board.legal_moves[0],
-                                             solver="sheep", think=5.0))
+                                             solver="sheep", think=600.0))
     assert board.legal_moves == ["c7-c6"]
     assert after.played[0] == "c7-c6" and len(after.played) == 2
     assert after.reply_note is not None

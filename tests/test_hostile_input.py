@@ -257,7 +257,7 @@ def test_ulvtafl_and_card_texts_count_lines_at_newlines_only() -> None:
 def test_a_nul_in_an_argument_is_a_usage_error() -> None:
     """No file name holds a NUL (open() raises ValueError): the command line refuses it
     first, in one line."""
-    from clirun import invoke
+    from helpers.clirun import invoke
 
     r = invoke(["mutton", "chart", "a\0b"])
     assert r.exit_code == 2 and r.stdout == ""

@@ -142,7 +142,7 @@ def test_every_group_and_command_has_its_help() -> None:
     """Every lazily loaded command module imports, and every group's and command's --help
     (and each game's `verify --game NAME --help`) prints a usage and exits 0, through the
     real entry point's error handling (tests/clirun.py) and through Typer's CliRunner."""
-    from clirun import invoke
+    from helpers.clirun import invoke
     from typer.testing import CliRunner
 
     from fleece.cli import app

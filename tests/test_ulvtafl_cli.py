@@ -10,6 +10,9 @@ import pytest
 from helpers.clirun import invoke
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "ulvtafl"
+# Seconds a search may take here: these searches finish in well under a second on a quiet
+# machine; the budget only bounds a run on a loaded one (the first call also compiles).
+SLACK = "600"
 
 
 def test_board_prints_the_diagram_and_json() -> None:
@@ -46,19 +49,20 @@ def test_replay_a_whole_game_and_stop_at_an_illegal_move() -> None:
 
 def test_perft_counts() -> None:
     """U10: 6 and 78 from the 20-sheep start."""
-    data = json.loads(invoke(["ulvtafl", "perft", "3", "--json"]).stdout)
+    data = json.loads(invoke(["ulvtafl", "perft", "3", "--json", "--timeout", SLACK]).stdout)
     assert data["counts"] == [6, 78, 424]
-    r = invoke(["ulvtafl", "perft", "2", "--setup", "13"])
+    r = invoke(["ulvtafl", "perft", "2", "--setup", "13", "--timeout", SLACK])
     assert r.exit_code == 0 and "perft(2) = 39" in r.stdout
 
 
 def test_solve_examples() -> None:
     data = json.loads(invoke(["ulvtafl", "solve", str(EXAMPLES / "trapped.txt"),
-                              "--json"]).stdout)
+                              "--json", "--timeout", SLACK]).stdout)
     assert data["value"] == "sheep" and data["best_move"] == "c7-c6"
-    r = invoke(["ulvtafl", "solve", str(EXAMPLES / "draw.txt")])
+    r = invoke(["ulvtafl", "solve", str(EXAMPLES / "draw.txt"), "--timeout", SLACK])
     assert r.exit_code == 0 and "value: draw" in r.stdout
-    rec = invoke(["ulvtafl", "solve", str(EXAMPLES / "full-game.rec"), "--json"])
+    rec = invoke(["ulvtafl", "solve", str(EXAMPLES / "full-game.rec"), "--json",
+                  "--timeout", SLACK])
     assert json.loads(rec.stdout)["value"] == "sheep"
 
 
