@@ -384,7 +384,7 @@ def solve(deck: Deck | Sequence[int], *, players: int = 1, natural: bool = False
     n = space.size
     if n > max_states:
         raise TooLarge(f"{n:,} positions, more than the exact solver's budget of "
-                       f"{max_states:,} (max_states)")
+                       f"{max_states:,} (max_states, --max-states on the command line)")
     cards = sum(counts)
     limbs = _limbs(cards)
     nl = int(limbs[-1])
@@ -450,7 +450,7 @@ def reach(table: Table, limit: int = MAX_EXCEPTIONS) -> Reach:
     sp = table.space
     n = sp.size
     p_all = np.zeros(n, np.float64)
-    p_clean = np.zeros(n, np.float64)
+    p_clean = np.zeros(n, np.float32)  # a summary: float32 is precise enough
     p_all[n - 1] = p_clean[n - 1] = 1.0
     seq = sp.sequence(table.start)
     out = np.zeros(4, np.float64)
@@ -586,7 +586,8 @@ class TurnChoice:
 class PolicyResult:
     """Every choice at a position with its exact value, the best one and the natural rule's
     (solitaire: expected turns to clear the table, lower is better; two players: the
-    mover's expected pairs minus the opponent's, higher is better)."""
+    mover's expected pairs minus the opponent's, higher is better). `natural_value`: the
+    natural rule's choice here (its second cards too), optimal play afterwards."""
 
     position: Position
     players: int
@@ -595,6 +596,7 @@ class PolicyResult:
     best: str
     natural: str
     natural_optimal: bool
+    natural_value: Fraction
 
     def to_json(self) -> dict[str, object]:
         """`{"position": "4/2,2/0", "value": "7/2", "best": "unseen-first", ...}`."""
@@ -607,6 +609,7 @@ class PolicyResult:
             "value": str(self.value), "value_float": round(float(self.value), 9),
             "best": self.best, "natural": self.natural,
             "natural_optimal": self.natural_optimal,
+            "natural_value": str(self.natural_value),
             "choices": [c.to_json() for c in self.choices],
         }
 
@@ -639,6 +642,7 @@ def choices(table: Table, pos: Position) -> PolicyResult:
         return a > b if duel else a < b
 
     found: list[TurnChoice] = []
+    natural_total = Fraction(0)
     kinds = sorted(set(pos), reverse=True)
     has_pair = any(s >= 2 for _, s in kinds)
     for k in kinds:
@@ -648,7 +652,6 @@ def choices(table: Table, pos: Position) -> PolicyResult:
     if u_all:
         firsts = []
         total = Fraction(0)
-        natural_total = Fraction(0)
         for k in kinds:
             r, s = k
             if r == s:
@@ -687,11 +690,17 @@ def choices(table: Table, pos: Position) -> PolicyResult:
         best_v = Fraction(0)
     marked = tuple(TurnChoice(c.choice, c.kind, c.value, c.value == best_v, c.natural,
                               c.after) for c in found)
-    natural_choice = next((c for c in marked if c.natural and c.optimal),
-                          next(c for c in marked if c.natural))
-    best = natural_choice if natural_choice.optimal else next(c for c in marked if c.optimal)
+    if has_pair:  # the natural rule takes a known pair (any: each is the rule's choice)
+        natural_choice = next((c for c in marked if c.natural and c.optimal),
+                              next(c for c in marked if c.natural))
+        natural_value = natural_choice.value
+    else:  # a card never seen, then its partner if known, else another card never seen
+        natural_choice = next(c for c in marked if c.natural)
+        natural_value = natural_total
+    natural_ok = natural_value == best_v
+    best = natural_choice if natural_ok else next(c for c in marked if c.optimal)
     return PolicyResult(pos, 2 if duel else 1, best_v, marked, _label(best),
-                        _label(natural_choice), natural_choice.optimal)
+                        _label(natural_choice), natural_ok, natural_value)
 
 
 def policy(position: Position | str, *, players: int = 1,
@@ -797,7 +806,8 @@ def solve_solitaire(deck: Deck, *, max_states: int = DEFAULT_MAX_STATES,
         rule = NATURAL_RULE + " This is optimal in every position reached."
     else:
         rule = (NATURAL_RULE + f" Optimal play departs from it in {seen.departures:,} "
-                f"reachable positions (met with probability {seen.p_departure:.4g})"
+                f"reachable position{'s' if seen.departures > 1 else ''} (met with "
+                f"probability {seen.p_departure:.4g})"
                 + (f"; the natural rule takes {float(nat_value - value):.6g} more turns on "
                    "average" if nat_value is not None else "") + ". The most likely:")
     return SolitaireResult(deck, value, table.space.size, seen.positions, rule, exceptions,
