@@ -1,6 +1,7 @@
 """K4 Concentration solved exactly, against independent computations: a brute force over
-explicit layouts (tests/conc_brute.py: places and layouts, no kinds-and-counts model, nothing
-from the solver) for every deck of up to 8 cards and two of 10, solitaire and two players;
+explicit layouts whose every turn the rules model plays (fleece.verify.cards.memory: places
+and layouts, no kinds-and-counts model, nothing from the solver) for every deck of up to 8
+cards and two of 10, solitaire and two players;
 strategies replayed through the rules model over every layout; worked examples; the published
 values (Velleman & Warrington, Foerster & Wattenhofer, Zwick & Paterson); bad input and
 budgets."""
@@ -13,7 +14,6 @@ from fractions import Fraction
 
 import pytest
 from clirun import invoke
-from conc_brute import UNSEEN, Brute, deck_cards
 
 from fleece.rules.cards.concentration import ConcOptions, ConcState, Deal, Flip
 from fleece.rules.cards.deck import Deck, arrangements, pairs, parse_deck
@@ -43,6 +43,7 @@ from fleece.solver.cards.concentration import (
     zp_table,
 )
 from fleece.solver.deadline import Stopped
+from fleece.verify.cards.memory import UNSEEN, LayoutSearch
 
 # every deck of even kinds with at most 8 cards, then two of 10 (kind counts)
 SMALL_DECKS = [(2,), (4,), (2, 2), (6,), (4, 2), (2, 2, 2), (8,), (6, 2), (4, 4), (4, 2, 2),
@@ -60,18 +61,16 @@ def test_k4_solver_equals_brute_force_over_layouts(counts: tuple[int, ...]) -> N
     memory, known cards left face down, known pairs taken only by choice)."""
     deck = parse_deck(_spec(counts))
     for players in (1, 2):
-        brute = Brute(deck_cards(counts), players)
-        want = brute.value(brute.start())
+        want = LayoutSearch(deck, players).value()
         assert solve(deck, players=players).value() == want, (counts, players)
 
 
 def test_k4_two_fours_values_by_brute_force() -> None:
     """The deck a*4,b*4: 188/35 turns alone (a position model that takes a known pair at
     once gives 38/7), and -8/35 pairs for the first of two players."""
-    assert Brute(deck_cards((4, 4))).value(Brute(deck_cards((4, 4))).start()) == \
-        Fraction(188, 35)
-    duel = Brute(deck_cards((4, 4)), 2)
-    assert duel.value(duel.start()) == Fraction(-8, 35)
+    deck = parse_deck("a*4,b*4")
+    assert LayoutSearch(deck).value() == Fraction(188, 35)
+    assert LayoutSearch(deck, 2).value() == Fraction(-8, 35)
     assert solve_solitaire(parse_deck("a*4,b*4")).expected_turns == Fraction(188, 35)
     assert solve_duel(parse_deck("a*4,b*4")).gain == Fraction(-8, 35)
 
@@ -88,7 +87,7 @@ def test_k4_hand_example_known_pair_is_not_taken_first() -> None:
     card never seen first: 7/2 (half the time an a, taken with a known a, leaving a known a
     and an unknown pair: 1 + 7/3; half the time a b, then another new card...). By brute
     force from that information state, and by the policy function."""
-    brute = Brute(deck_cards((4, 2)))
+    brute = LayoutSearch(parse_deck("a*4,b*2"))
     obs = (0, 0, UNSEEN, UNSEEN, UNSEEN, UNSEEN)  # places 0 and 1 seen as kind a
     assert brute.value(obs) == Fraction(7, 2)
     assert brute.place_value(obs, 0, 1) == Fraction(11, 3)  # the known pair
@@ -103,7 +102,7 @@ def test_k4_hand_example_known_pair_is_not_taken_first() -> None:
 def test_k4_every_choice_of_a_position_by_brute_force() -> None:
     """policy(): each choice's exact value at 4/1,2/1 (deck a*4,b*2, one a and one b
     seen) equals the brute force's value of that explicit turn."""
-    brute = Brute(deck_cards((4, 2)))
+    brute = LayoutSearch(parse_deck("a*4,b*2"))
     obs = (0, 1, UNSEEN, UNSEEN, UNSEEN, UNSEEN)  # place 0 an a, place 1 the b
     res = policy("4/1,2/1")
     got = {(c.choice, c.kind): c.value for c in res.choices}
@@ -245,8 +244,7 @@ def test_k4_smallest_deck_where_the_natural_rule_is_not_optimal() -> None:
     natural_departure() names it (8 cards, fewest kinds first)."""
     for counts in [(2,), (4,), (2, 2), (6,), (4, 2), (2, 2, 2)]:
         deck = parse_deck(_spec(counts))
-        brute = Brute(deck_cards(counts))
-        assert _replay(deck, 1, _natural_first, _natural_second) == brute.value(brute.start())
+        assert _replay(deck, 1, _natural_first, _natural_second) == LayoutSearch(deck).value()
     found = natural_departure(8)
     assert found is not None
     deck, res = found
