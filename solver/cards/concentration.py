@@ -503,15 +503,7 @@ def second_outcomes(pos: Position, first: Kind, second: str) -> list[Outcome] | 
     if r - s >= 2:
         out.append(Outcome(Fraction(r - s - 1, u_all - 1), _swap(pos, first, (r - 2, s)),
                            True))
-    rest = list(pos)
-    rest.remove(first)
-    for kind in sorted(set(rest), reverse=True):
-        r2, s2 = kind
-        w = rest.count(kind) * (r2 - s2)
-        if w:
-            out.append(Outcome(Fraction(w, u_all - 1),
-                               _swap(pos, first, (r, s + 1), kind, (r2, s2 + 1)), False))
-    return out
+    return out + _other_kinds(pos, first, (r, s + 1), u_all - 1)
 
 
 def known_first_outcomes(pos: Position, kind: Kind) -> list[Outcome]:
@@ -521,13 +513,21 @@ def known_first_outcomes(pos: Position, kind: Kind) -> list[Outcome]:
     out = []
     if r - s:
         out.append(Outcome(Fraction(r - s, u_all), _swap(pos, kind, (r - 2, s - 1)), True))
+    return out + _other_kinds(pos, kind, kind, u_all)
+
+
+def _other_kinds(pos: Position, held: Kind, held_after: Kind, cards: int) -> list[Outcome]:
+    """The second card, never seen, of another kind than the first card's (`held`, which
+    becomes `held_after`): one outcome per kind, out of `cards` cards it may be."""
     rest = list(pos)
-    rest.remove(kind)
+    rest.remove(held)
+    out = []
     for k2 in sorted(set(rest), reverse=True):
         r2, s2 = k2
         w = rest.count(k2) * (r2 - s2)
         if w:
-            out.append(Outcome(Fraction(w, u_all), _swap(pos, k2, (r2, s2 + 1)), False))
+            out.append(Outcome(Fraction(w, cards),
+                               _swap(pos, held, held_after, k2, (r2, s2 + 1)), False))
     return out
 
 

@@ -491,19 +491,19 @@ def conservation_section(cfg: VerifyConfig) -> list[CheckResult]:
 # ---- termination and gaps -----------------------------------------------------------------
 
 
-def spec_game(deal: Pile, order: Order, runout: Runout) -> tuple[str, int]:
-    """K2 read afresh: a whole game from a deal under a fixed return order: (outcome, battles),
-    outcome `A`, `B`, `draw` or `cycle` (the piles after a battle repeat a pair seen at the
-    start of an earlier battle)."""
+def spec_game(deal: Pile, order: Order, runout: Runout) -> tuple[str, int, int]:
+    """K2 read afresh: a whole game from a deal under a fixed return order: (outcome, battles,
+    period), outcome `A`, `B`, `draw` or `cycle` (the piles after a battle repeat a pair seen
+    at the start of an earlier battle, `period` battles before; 0 for a game that ends)."""
     half = (len(deal) + 1) // 2
     a, b = deal[:half], deal[half:]
-    seen = {(a, b)}
+    seen = {(a, b): 0}
     battles = 0
     while True:
         winner, na, nb, ended = spec_battle(a, b, runout)
         battles += 1
         if ended or winner is None:
-            return ("draw" if winner is None else "AB"[winner]), battles
+            return ("draw" if winner is None else "AB"[winner]), battles, 0
         played = (a[:na], b[:nb])
         pot = (played[winner] + played[1 - winner] if order is Order.WINNER_FIRST
                else played[1 - winner] + played[winner])
@@ -513,10 +513,10 @@ def spec_game(deal: Pile, order: Order, runout: Runout) -> tuple[str, int]:
         else:
             b += pot
         if not b or not a:
-            return ("A" if a else "B"), battles
+            return ("A" if a else "B"), battles, 0
         if (a, b) in seen:
-            return "cycle", battles
-        seen.add((a, b))
+            return "cycle", battles, battles - seen[(a, b)]
+        seen[(a, b)] = battles
 
 
 def _model_game(deck: Deck, deal: Pile, order: Order, runout: Runout) -> WarState:
@@ -528,22 +528,23 @@ def _model_game(deck: Deck, deal: Pile, order: Order, runout: Runout) -> WarStat
 
 
 def war_cycles(deck: Deck, order: Order, runout: Runout
-               ) -> tuple[int, int, Pile | None, str]:
+               ) -> tuple[int, int, tuple[Pile, int] | None, str]:
     """Every deal played by the rules model and by K2 read afresh (`spec_game`): (cycling
-    deals, deals, the first cycling deal, the first disagreement or "")."""
-    cycles, deals, example = 0, 0, None
+    deals, deals, the first cycling deal with its period, the first disagreement or "")."""
+    cycles, deals = 0, 0
+    example: tuple[Pile, int] | None = None
     for deal in arrangements(deck.counts):
         deals += 1
         state = _model_game(deck, deal, order, runout)
         assert state.outcome is not None
-        want, battles = spec_game(deal, order, runout)
+        want, battles, period = spec_game(deal, order, runout)
         if (state.outcome.value, state.battles) != (want, battles):
             return cycles, deals, example, (
                 f"deal {deck.text(deal)}: model {state.outcome.value} after {state.battles} "
                 f"battles, K2 {want} after {battles}")
         if want == "cycle":
             cycles += 1
-            example = example or deal
+            example = example or (deal, period)
     return cycles, deals, example, ""
 
 
@@ -608,16 +609,17 @@ def war_termination(cfg: VerifyConfig) -> CheckResult:
                            differ, t0, f"{RULES} K2")
         if example is None:
             continue
-        state = _model_game(deck, example, cfg.order, cfg.runout)
+        deal, period = example
+        state = _model_game(deck, deal, cfg.order, cfg.runout)
         gap = RulesGap(WAR_CYCLE, NO_END, "K2", f"with the {cfg.order.value} order a deal of "
                        f"{spec} repeats its piles for ever ({cycles} of {deals} deals)",
-                       f"deck {spec}, order {cfg.order.value}: deal {deck.text(example)} "
-                       f"repeats its piles after {state.battles} battles",
+                       f"deck {spec}, order {cfg.order.value}: deal {deck.text(deal)} "
+                       f"repeats its piles after {state.battles} battles (period {period})",
                        variant=f"order={cfg.order.value} runout={cfg.runout.value}",
                        replay="fleece cards war play --position FILE",
                        record=format_position(WarState(WarOptions(deck, cfg.order,
                                                                   cfg.runout)).play(
-                           WarDeal(example))))
+                           WarDeal(deal))))
         return gap_found("termination", "war-ends", title, gap, clauses=("K2",),
                          basis=f"{RULES} K2 (a repeated pile pair never ends)",
                          seconds=time.perf_counter() - t0,
