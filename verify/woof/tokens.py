@@ -81,13 +81,15 @@ def sides_of(counts: Sequence[int]) -> list[int]:
     return [side for side, k in zip(zm.TOKEN_SIDES, counts, strict=True) for _ in range(k)]
 
 
-_FITS: dict[tuple[int, ...], dict[tuple[int, ...], bool]] = {}
+_FITS: dict[tuple[object, ...], dict[tuple[int, ...], bool]] = {}
 
 
 def fits_table(budget: Budget) -> dict[tuple[int, ...], bool]:
     """Z3's matching for every multiset of up to MAX_SIDES announced sides (count vector ->
-    whether six tokens can show them), one incremental solver per number of sides."""
-    key = budget.timeouts
+    whether six tokens can show them), one incremental solver per number of sides; cached per
+    budget (its timeouts and its way of checking: a budget that cannot decide gets no table
+    computed under another)."""
+    key = (*budget.timeouts, type(budget).check)
     if key in _FITS:
         return _FITS[key]
     out: dict[tuple[int, ...], bool] = {}
