@@ -399,7 +399,7 @@ def propagate_range(hi: int, lo: int, a: Any, kinds: int, bound: Any, tt: Any, c
         pa = p_all[rank]
         if pa > 0.0:
             out[0] += 1.0
-            word = policy[rank]
+            word = int(policy[rank])  # numba: int64 (a uint64 would mix badly with int64)
             pc = p_clean[rank]
             if not (word >> (2 * slots + 6)) & 1:
                 out[1] += 1.0
@@ -456,12 +456,3 @@ def propagate_range(hi: int, lo: int, a: Any, kinds: int, bound: Any, tt: Any, c
                             p_all[r1] += pa * p1 * p2
                             p_clean[r1] += pc * p1 * p2
         predecessor(a, kinds, bound)
-
-
-@njit
-def rank_of(a: Any, kinds: int, tt: Any) -> int:
-    """The number of a sequence."""
-    r = 0
-    for k in range(kinds):
-        r += tt[k, a[k]]
-    return r

@@ -40,6 +40,7 @@ from typing import Any
 
 from fleece.rules.cards.deck import Deck, concentration_deck, escape
 from fleece.rules.errors import FleeceError, ParseError, RulesError
+from fleece.solver.cards import conc_kernel as ck
 
 Kind = tuple[int, int]  # (cards left, known)
 Position = tuple[Kind, ...]  # kinds with cards left, sorted from the largest (r, s)
@@ -48,7 +49,7 @@ Progress = Callable[[int], None]
 DEFAULT_MAX_STATES = 20_000_000  # McCord's deck has 16,753,158 positions
 DEFAULT_MAX_MEMORY = 2 * 1024**3  # bytes for the value and policy tables
 CHUNK_SECONDS = 0.25  # compiled work between two deadline checks and progress reports
-MAX_RUNS = 28  # distinct (r, s) kinds a position may have (the policy word's room)
+MAX_RUNS = 28  # distinct (r, s) kinds a position may have (2 bits each in a 64-bit word)
 MAX_EXCEPTIONS = 20  # departures from the natural rule listed in a result
 
 NATURAL_RULE = ("Take any known pair (one turn). Otherwise flip a card never seen; if a card "
@@ -372,7 +373,6 @@ def solve(deck: Deck | Sequence[int], *, players: int = 1, natural: bool = False
     after `timeout` seconds or the current deadline (checked between compiled chunks)."""
     import numpy as np
 
-    from fleece.solver.cards import conc_kernel as ck
     from fleece.solver.deadline import Deadline, Stopped, current
 
     counts = _counts(deck) if isinstance(deck, Deck) else tuple(deck)
@@ -392,16 +392,15 @@ def solve(deck: Deck | Sequence[int], *, players: int = 1, natural: bool = False
     if runs > MAX_RUNS:
         raise TooLarge(f"positions with up to {runs} different (r, s) kinds: more than the "
                        f"solver's {MAX_RUNS}")
-    slots = 12 if runs <= 12 else MAX_RUNS
-    word = np.uint32 if slots == 12 else np.uint64
-    need = n * (4 * nl + np.dtype(word).itemsize)
+    slots = MAX_RUNS
+    need = n * (4 * nl + 8)
     if need > max_memory:
         raise TooLarge(f"{n:,} positions need {need / 2**20:,.0f} MiB, more than the memory "
                        f"budget of {max_memory / 2**20:,.0f} MiB (max_memory)")
     deadline = current()
     own = Deadline(timeout, "a smaller deck, or a larger time budget") if timeout else None
     vals = np.zeros((n, nl), np.uint32)
-    policy = np.zeros(n, word)
+    policy = np.zeros(n, np.uint64)
     fact = _fact_limbs(cards, nl)
     seq = np.zeros(space.kinds, np.int64)
     t0 = time.perf_counter()
@@ -444,7 +443,6 @@ def reach(table: Table, limit: int = MAX_EXCEPTIONS) -> Reach:
     way (float probabilities: a summary, not an exact value)."""
     import numpy as np
 
-    from fleece.solver.cards import conc_kernel as ck
     from fleece.solver.deadline import current
 
     sp = table.space
@@ -1010,3 +1008,14 @@ def solve_duel(deck: Deck, *, max_states: int = DEFAULT_MAX_STATES, outcomes: bo
         n = len(deck.kinds)
         table = [(f"n={j}", zp_table(duel, j)) for j in range(1, n + 1)]
     return DuelResult(deck, gain, split, duel.table.space.size, tuple(table))
+
+
+def _load_kernels() -> None:
+    """Run every compiled kernel once on a tiny deck: numba reads its on-disk cache (or
+    compiles) on a kernel's first call, so after importing this module a solve opens no file
+    (the web app's workers, forked after their imports, must not touch the file system)."""
+    reach(solve([4, 2]))
+    solve([2, 2], players=2)
+
+
+_load_kernels()
