@@ -31,6 +31,8 @@ __all__ = [
     "HerdRequest",
     "PairsReport",
     "PairsRequest",
+    "PolicyReport",
+    "PolicyRequest",
     "SolitaireReport",
     "VerifyVariant",
     "WarAnalyseRequest",
@@ -42,6 +44,7 @@ __all__ = [
     "WarSampledReport",
     "analyse_war",
     "concentration_pairs",
+    "concentration_policy",
     "deck",
     "parse_deck",
     "play_war",
@@ -53,7 +56,7 @@ __all__ = [
 DEFAULT_SAMPLES = 20_000  # Monte Carlo games when a deck is too large for the exact analysis
 MAX_DEALS = 2_000_000
 MAX_CHAIN_STATES = 6_000
-MAX_POSITIONS = 3_000_000
+MAX_POSITIONS = 20_000_000  # = solver.cards.concentration.DEFAULT_MAX_STATES (a test holds it)
 
 #: `progress(label, total, unit)` opens a progress display and yields `tick(done)`.
 Progress = Callable[[str, int | None, str], AbstractContextManager[Callable[[int], None]]]
@@ -353,6 +356,7 @@ class ConcentrationRequest:
     deck: str = "wolf"
     players: int = 1
     max_states: int = MAX_POSITIONS
+    timeout: float | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -370,6 +374,11 @@ class SolitaireReport(Report):
     rule: str
     exceptions: list[str]
     exception_count: int
+    p_meet_exception: float
+    departures_anywhere: int
+    natural_rule_turns: str = ABSENT
+    natural_rule_turns_float: float = ABSENT
+    natural_rule_excess: str = ABSENT
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -402,13 +411,74 @@ def solve_concentration(request: ConcentrationRequest, progress: Progress = no_p
         from fleece.solver.cards.concentration import solve_solitaire
 
         with progress("positions", None, "positions") as tick:
-            solo = solve_solitaire(d, max_states=request.max_states, progress=tick)
+            solo = solve_solitaire(d, max_states=request.max_states, progress=tick,
+                                   timeout=request.timeout)
         return SolitaireReport.from_json(solo.to_json())
     from fleece.solver.cards.concentration import solve_duel
 
     with progress("positions", None, "positions") as tick:
-        duel = solve_duel(d, max_states=request.max_states, progress=tick)
+        duel = solve_duel(d, max_states=request.max_states, progress=tick,
+                          timeout=request.timeout)
     return DuelReport.from_json(duel.to_json())
+
+
+@dataclass(frozen=True)
+class PolicyRequest:
+    """`fleece cards concentration policy`: a position written per kind as cards left /
+    cards known (`4/2,2/0`, `2/0*3` for three such kinds), solitaire or two players."""
+
+    position: str
+    players: int = 1
+    max_states: int = MAX_POSITIONS
+    timeout: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class PolicyReport(Report):
+    """Every choice K4 allows at the position with its exact value, the best one, the
+    natural rule's choice and its value, and the smallest deck on which the natural rule
+    is not optimal somewhere optimal play goes."""
+
+    position: str
+    players: int
+    unseen: int
+    objective: str
+    value: str
+    value_float: float
+    best: str
+    natural: str
+    natural_optimal: bool
+    natural_value: str
+    choices: list[dict[str, Any]]
+    smallest_departure: dict[str, Any] | None
+
+
+DEPARTURE_SEARCH_CARDS = 8  # decks searched for the natural rule's first departure
+
+
+def concentration_policy(request: PolicyRequest, progress: Progress = no_progress
+                         ) -> PolicyReport:
+    """The optimal choice at a position and every choice's exact value (solving the
+    positions that can follow it), against the natural rule (take a known pair; else flip
+    an unseen card, then its partner when known, else another unseen card)."""
+    from fleece.solver.cards.concentration import natural_departure, policy
+
+    if request.players not in (1, 2):
+        raise ParseError(f"{request.players} players: Concentration is solved for 1 or 2",
+                         field="players")
+    with progress("positions", None, "positions") as tick:
+        result = policy(request.position, players=request.players,
+                        max_states=request.max_states, progress=tick,
+                        timeout=request.timeout)
+    found = natural_departure(DEPARTURE_SEARCH_CARDS)
+    smallest = None
+    if found is not None:
+        deck, solo = found
+        smallest = {"deck": deck.spec(), "optimal_turns": str(solo.expected_turns),
+                    "natural_rule_turns": str(solo.natural_turns)
+                    if solo.natural_turns is not None else None,
+                    "where": list(solo.exceptions)}
+    return PolicyReport.from_json(result.to_json(), smallest_departure=smallest)
 
 
 @dataclass(frozen=True)

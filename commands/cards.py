@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from fleece.api import cards as api
+from fleece.api.report import ABSENT
 from fleece.commands.base import (
     EXIT_OK,
     choice,
@@ -20,6 +21,8 @@ from fleece.commands.base import (
     print_json,
     progress_bar,
     read_input,
+    seconds_in,
+    stopped_as_json,
 )
 
 app = new_app("Wolf! card games: War, McCord's herd game, Concentration: exact analysis, "
@@ -58,6 +61,9 @@ class Policy(StrEnum):
 
 
 Deck = Annotated[str, typer.Option(help=DECK_HELP, autocompletion=complete_deck)]
+Timeout = Annotated[float | None, typer.Option(
+    parser=seconds_in(), metavar="SECONDS", show_default=False,
+    help="stop with no answer after this many seconds (exit status 1; default: no limit)")]
 OrderOpt = Annotated[Order, typer.Option(**choice(Order), help="return order (K2)")]
 RunoutOpt = Annotated[Runout, typer.Option(
     **choice(Runout), help="a player who cannot finish a war: loses (K2) or plays the last "
@@ -228,12 +234,15 @@ def conc_solve(
                                          help="1 (solitaire) or 2")] = 1,
     max_states: Annotated[int, typer.Option(
         parser=int_in(1, 10**8), help="the most positions to solve")] = api.MAX_POSITIONS,
+    timeout: Timeout = None,
     json: Json = False,
 ) -> int:
     """Exact optimal play: solitaire expected turns (--players 1) or two-player gain and
     chances (--players 2)."""
-    report = api.solve_concentration(api.ConcentrationRequest(
-        deck=deck, players=players, max_states=max_states), progress_bar)
+    with stopped_as_json(json):
+        report = api.solve_concentration(api.ConcentrationRequest(
+            deck=deck, players=players, max_states=max_states, timeout=timeout),
+            progress_bar)
     if json:
         print_json(report)
         return EXIT_OK
@@ -243,6 +252,10 @@ def conc_solve(
         echo(f"optimal expected turns: {report.expected_turns} = "
              f"{report.expected_turns_float} ({report.per_pair} per pair; {report.positions} "
              "positions solved)")
+        if report.natural_rule_turns is not ABSENT:
+            echo(f"the natural rule (take a known pair; else an unseen card, then its partner "
+                 f"if known, else another unseen card): {report.natural_rule_turns} = "
+                 f"{report.natural_rule_turns_float} turns, {report.natural_rule_excess} more")
         echo("optimal rule: " + report.rule)
         for e in report.exceptions:
             echo("  " + e)
@@ -261,6 +274,50 @@ def conc_solve(
         echo("optimal move by known cards k = 0..n (0 pass, 1 one new card, 2 two new cards):")
         for name, row in table.items():
             echo(f"  {name:<5} {row}")
+    return EXIT_OK
+
+
+@conc.command("policy")
+def conc_policy(
+    position: Annotated[str, typer.Argument(
+        help="cards left/known per kind, e.g. '4/2,2/0' or '2/0*3' (three such kinds)",
+        show_default=False)],
+    players: Annotated[int, typer.Option(parser=int_in(1, 2),
+                                         help="1 (solitaire) or 2")] = 1,
+    max_states: Annotated[int, typer.Option(
+        parser=int_in(1, 10**8), help="the most positions to solve")] = api.MAX_POSITIONS,
+    timeout: Timeout = None,
+    json: Json = False,
+) -> int:
+    """The optimal choice at a position, every choice's exact value, and where the natural
+    rule (take a known pair; else an unseen card, then its partner if known, else another
+    unseen card) departs from it."""
+    with stopped_as_json(json):
+        report = api.concentration_policy(api.PolicyRequest(
+            position=position, players=players, max_states=max_states, timeout=timeout),
+            progress_bar)
+    if json:
+        print_json(report)
+        return EXIT_OK
+    echo(f"position {report.position} ({report.unseen} unseen cards), "
+         f"{'solitaire' if report.players == 1 else 'two players'}: {report.objective}")
+    echo(f"value with optimal play: {report.value} = {report.value_float}")
+    for c in report.choices:
+        kind = f" {c['kind']}" if "kind" in c else ""
+        marks = ", ".join(m for m, on in (("best", c["optimal"]), ("natural rule", c["natural"]))
+                          if on)
+        echo(f"  {c['choice'] + kind:<20} {c['value']:<24} {c['value_float']:<14}"
+             f"{'  <- ' + marks if marks else ''}".rstrip())
+    if report.natural_optimal:
+        echo("the natural rule's choice is optimal here")
+    else:
+        echo(f"the natural rule departs here: {report.natural} is worth {report.natural_value}, "
+             f"the best ({report.best}) {report.value}")
+    small = report.smallest_departure
+    if small is not None:
+        echo(f"smallest deck where the natural rule is not optimal: {small['deck']} "
+             f"(optimum {small['optimal_turns']} turns, natural rule "
+             f"{small['natural_rule_turns']})")
     return EXIT_OK
 
 

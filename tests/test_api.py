@@ -175,8 +175,9 @@ def test_web_fields_are_request_fields() -> None:
         f.name for f in dataclasses.fields(woof.SolveRequest)}
     assert keys(web_cards.war_options, b"{}") == {
         f.name for f in dataclasses.fields(cards.WarAnalyseRequest)}
+    # the web's time budget is the worker pool's per-request budget, not a request field
     assert keys(web_cards.concentration_options, b"{}") == {
-        f.name for f in dataclasses.fields(cards.ConcentrationRequest)}
+        f.name for f in dataclasses.fields(cards.ConcentrationRequest)} - {"timeout"}
     assert keys(web_ulvtafl.solve_options, b"{}", 10.0) == {
         f.name for f in dataclasses.fields(ulvtafl.SolveRequest)} - {"text", "source"}
     assert keys(web_ulvtafl.move_options, b"{}", 10.0) == {
@@ -202,7 +203,7 @@ def test_errors_carry_their_field_line_and_limit() -> None:
     assert (budget.value.what, budget.value.limit, budget.value.field) == (
         "positions", 10, "max_states")
     assert budget.value.text(lambda f: "--" + f.replace("_", "-")) == (
-        "more than 10 positions (raise --max-states)")
+        "12,341 positions, more than the exact solver's budget of 10 (raise --max-states)")
     with pytest.raises(FleeceError) as err:
         ulvtafl.board(ulvtafl.PositionRequest(wolf=("z9",)))
     assert err.value.field == "wolf" and "'z9' is not a point" in err.value.message

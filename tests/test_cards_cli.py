@@ -103,3 +103,35 @@ def test_large_decks_fall_back_to_monte_carlo() -> None:
                "--max-states", "10", "--seed", "4"])
     assert d["method"] == "monte-carlo" and d["games"] == 20000
     assert "exact budget" in str(d["note"]) or "more than 10 states" in str(d["note"])
+
+
+def test_concentration_policy_names_the_best_choice_and_the_natural_rules() -> None:
+    """K4's hand example (one kind with 4 left of which 2 known, plus an unknown pair):
+    the known pair first costs 11/3 turns, an unseen card first 7/2; both values come from
+    the exhaustive search over layouts in tests/test_conc_exact.py (the rules model plays
+    every turn). The command must mark the second as best and the first as the natural
+    rule's, and name `a*4,b*4` as the smallest deck where the rule departs."""
+    r = invoke(["cards", "concentration", "policy", "4/2,2/0", "--json"])
+    assert r.exit_code == 0, r.stderr
+    data = json.loads(r.stdout)
+    values = {c["choice"]: c["value"] for c in data["choices"]}
+    assert values["take-pair"] == "11/3" and values["unseen-first"] == "7/2"
+    assert data["best"] == "unseen-first" and data["natural"].startswith("take-pair")
+    assert data["natural_optimal"] is False and data["value"] == "7/2"
+    assert data["smallest_departure"]["deck"] == "a*4,b*4"
+    assert data["smallest_departure"]["optimal_turns"] == "188/35"
+    text = invoke(["cards", "concentration", "policy", "4/2,2/0"])
+    assert "the natural rule departs here" in text.stdout
+    bad = invoke(["cards", "concentration", "policy", "4/5"])
+    assert bad.exit_code == 2 and bad.stderr.startswith("fleece: error: ")
+
+
+def test_the_command_line_default_budget_is_the_solvers() -> None:
+    """McCord's deck (16,753,158 positions) fits the default budget of the command line and
+    the web (api.cards.MAX_POSITIONS), which is the solver's own default."""
+    from fleece.api.cards import MAX_POSITIONS
+    from fleece.rules.cards.deck import concentration_deck, parse_deck
+    from fleece.solver.cards.concentration import DEFAULT_MAX_STATES, count_positions
+
+    assert MAX_POSITIONS == DEFAULT_MAX_STATES
+    assert count_positions(concentration_deck(parse_deck("wolf"))) <= MAX_POSITIONS

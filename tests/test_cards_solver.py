@@ -1,14 +1,11 @@
 """The card games' analyses against independent methods and the published values:
 War exact counts vs the rules model deal by deal, the Markov chain vs a dense solve of the
-rules model's own chance probabilities, Monte Carlo vs exact; Concentration vs Velleman &
-Warrington, Zwick & Paterson, and a brute force over explicit layouts."""
+rules model's own chance probabilities, Monte Carlo vs exact; the herd simulation.
+Concentration: tests/test_conc_exact.py."""
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
-from functools import cache
-from itertools import permutations
 
 import numpy as np
 import pytest
@@ -16,7 +13,6 @@ import pytest
 from fleece.rules.cards.deck import arrangements, pairs, parse_deck
 from fleece.rules.cards.war import Order, Outcome, Runout, WarOptions, WarState
 from fleece.solver.cards import war_mc
-from fleece.solver.cards.concentration import Duel, pairs_values, solve_duel, solve_solitaire
 from fleece.solver.cards.herd import simulate as herd_simulate
 from fleece.solver.cards.war import analyse_fixed, analyse_random, play_fixed
 
@@ -196,130 +192,6 @@ def test_monte_carlo_is_seeded_and_brackets_the_exact_values() -> None:
 def test_monte_carlo_cuts_games_at_the_limit() -> None:
     r = war_mc.simulate(parse_deck("wolf"), Order.RANDOM, 200, 1, limit=20)
     assert r.counts[4] > 150 and sum(r.counts) == 200
-
-
-# ---- Concentration: solitaire -----------------------------------------------------------
-
-
-def test_k4_velleman_warrington_small_values() -> None:
-    """V&W: E(1) = 1, E(2) = 8/3, E(3) = 13/3 (E(2): the first turn matches with
-    probability 1/3, else the next turn's first card has a known partner: 1/3*2 + 2/3*3)."""
-    assert pairs_values(3) == [Fraction(1), Fraction(8, 3), Fraction(13, 3)]
-
-
-def test_k4_solitaire_approaches_velleman_warrington_constant() -> None:
-    """E(n) - ((3 - 2 ln 2) n + 7/8 - 2 ln 2) shrinks; Foerster & Wattenhofer's bounds
-    1.5 n - 1 <= E(n) < 1.75 n hold."""
-    values = pairs_values(40)
-    c = 3 - 2 * math.log(2)
-    for n, e in enumerate(values, start=1):
-        assert 1.5 * n - 1 <= e < 1.75 * n
-    gap = abs(float(values[-1]) - (c * 40 + 7 / 8 - 2 * math.log(2)))
-    assert gap < 0.005
-    assert abs(float(values[-1]) / 40 - c) < 0.02
-
-
-def _brute_solitaire(layout_kinds: tuple[int, ...]) -> Fraction:
-    """Optimal expected turns over explicit positions: the belief is the set of layouts
-    consistent with everything seen (removed cards included); a turn chooses a position,
-    sees it, chooses another."""
-    layouts = sorted(set(permutations(layout_kinds)))
-    n = len(layout_kinds)
-
-    @cache
-    def value(removed: frozenset[int], seen: frozenset[tuple[int, int]]) -> Fraction:
-        if len(removed) == n:
-            return Fraction(0)
-        live = [L for L in layouts if all(L[p] == k for p, k in seen)]
-        down = [p for p in range(n) if p not in removed]
-        best: Fraction | None = None
-        for p in down:
-            total: Fraction | None = Fraction(0)
-            kinds1 = {L[p] for L in live}
-            for k1 in kinds1:
-                live1 = [L for L in live if L[p] == k1]
-                seen1 = seen | {(p, k1)}
-                inner: Fraction | None = None
-                for q in down:
-                    known_q = [b for a, b in seen if a == q]
-                    if q == p or ((p, k1) in seen and known_q and known_q[0] != k1):
-                        continue  # two known cards that differ: a wasted turn, same position
-                    t = Fraction(0)
-                    for k2 in {L[q] for L in live1}:
-                        pk = Fraction(sum(1 for L in live1 if L[q] == k2), len(live1))
-                        if k2 == k1:
-                            nxt = value(removed | {p, q}, seen1 | {(q, k2)})
-                        else:
-                            nxt = value(removed, seen1 | {(q, k2)})
-                        t += pk * nxt
-                    inner = t if inner is None or t < inner else inner
-                if inner is None:
-                    total = None
-                    break
-                total += Fraction(len(live1), len(live)) * inner
-            if total is not None:
-                best = total if best is None or total < best else best
-        assert best is not None
-        return 1 + best
-
-    return value(frozenset(), frozenset())
-
-
-@pytest.mark.parametrize("spec,cards", [("pairs:2", (0, 0, 1, 1)), ("a*4", (0, 0, 0, 0)),
-                                        ("a*4,b*2", (0, 0, 0, 0, 1, 1))])
-def test_k4_solitaire_matches_a_brute_force_over_layouts(spec: str,
-                                                         cards: tuple[int, ...]) -> None:
-    """The class model (kinds grouped by cards left and known) against explicit positions,
-    including kinds of four cards (any two match)."""
-    assert solve_solitaire(parse_deck(spec)).expected_turns == _brute_solitaire(cards)
-
-
-def test_k4_mccord_deck_solitaire_value() -> None:
-    """McCord's 52 cards (8, 8, 10, 8, 8, 4, 4, 2 per kind): the exact optimal expected
-    number of turns, unpublished before; the natural rule is optimal everywhere reached."""
-    r = solve_solitaire(parse_deck("wolf"))
-    assert r.expected_turns == Fraction(740265603333660354756326, 18048643166243847031875)
-    assert r.exception_count == 0 and r.positions == 19648
-
-
-# ---- Concentration: two players ---------------------------------------------------------
-
-# Zwick & Paterson (1993), table of optimal moves (0 pass, 1 one new card, 2 two new cards)
-# for n pairs and k = 0..n known cards, as reproduced in later work for n <= 15.
-ZP_TABLE = {1: "21", 2: "221", 3: "2121", 4: "22121", 5: "212101", 6: "2112101",
-            7: "21212101", 8: "221212101", 9: "2121212101", 10: "22121212101",
-            11: "212121210101", 12: "2212121210101", 13: "21212121210101",
-            14: "221212121210101", 15: "2121212121210101"}
-
-
-def test_k4_zwick_paterson_optimal_move_table() -> None:
-    from fleece.solver.cards.concentration import zp_table
-
-    duel = Duel(pairs(15))
-    for n, row in ZP_TABLE.items():
-        assert zp_table(duel, n) == row
-
-
-def test_k4_zwick_paterson_second_player_advantage() -> None:
-    """The first player's expected gain is negative for n = 8, 10, 12 (about -0.033, -0.038,
-    -0.020 pairs, as reported from Zwick & Paterson's model)."""
-    for n, approx in ((8, -0.033), (10, -0.038), (12, -0.020)):
-        assert abs(float(Duel(pairs(n)).gain()) - approx) < 0.0006
-
-
-def test_k4_two_player_pairs2_by_hand() -> None:
-    """Two pairs: the first player's two new cards match with probability 1/3 and it takes
-    both pairs; otherwise the second player knows a card of each kind and takes both: gain
-    1/3*2 - 2/3*2 = -2/3; first wins 1/3."""
-    r = solve_duel(pairs(2))
-    assert r.gain == Fraction(-2, 3) and r.outcomes is not None
-    assert r.outcomes["first"] == Fraction(1, 3) and r.outcomes["second"] == Fraction(2, 3)
-
-
-def test_k4_two_player_outcomes_add_up() -> None:
-    for spec in ("pairs:4", "pairs:6", "a*4,b*2,c*2"):
-        r = solve_duel(parse_deck(spec))
-        assert r.outcomes is not None and sum(r.outcomes.values()) == 1
 
 
 # ---- herd -------------------------------------------------------------------------------

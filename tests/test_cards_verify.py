@@ -3,11 +3,13 @@ witnesses, failing the run unless accepted), and seeded rule bugs that each make
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from helpers.clirun import invoke
 
+from fleece.rules.cards.concentration import ConcMove, ConcState, Flip
 from fleece.rules.cards.herd import (
     CROOK,
     WOLF1,
@@ -131,7 +133,34 @@ class StuckCrook(HerdState):
                 if not isinstance(m, Crook) or m.take == CROOK]
 
 
+class MatchEndsTurn(ConcState):
+    """Bug: a pair taken hands the turn to the next player (K4: the player goes again)."""
+
+    def play(self, move: ConcMove) -> ConcState:
+        after = super().play(move)
+        if (isinstance(move, Flip) and self.first is not None and after.pairs != self.pairs
+                and after.outcome is None):
+            return replace(after, to_move=(after.to_move + 1) % self.options.players)
+        return after
+
+
+class FreeMatch(ConcState):
+    """Bug: a turn that takes a pair is not counted (K4 counts every turn)."""
+
+    def play(self, move: ConcMove) -> ConcState:
+        after = super().play(move)
+        if isinstance(move, Flip) and self.first is not None and after.pairs != self.pairs:
+            return replace(after, turns=self.turns)
+        return after
+
+
 @pytest.mark.parametrize("config,check", [
+    (VerifyConfig(quick=True, conc_model=MatchEndsTurn, sections=frozenset({"literature"})),
+     "zp-moves"),
+    (VerifyConfig(quick=True, conc_model=MatchEndsTurn, sections=frozenset({"rules"})),
+     "conc-turns"),
+    (VerifyConfig(quick=True, conc_model=FreeMatch, sections=frozenset({"literature"})),
+     "vw-small"),
     (VerifyConfig(quick=True, war_battle=no_face_down, sections=frozenset({"rules"})),
      "war-battle"),
     (VerifyConfig(quick=True, herd_model=PairEatsThree, sections=frozenset({"rules"})),
@@ -140,7 +169,8 @@ class StuckCrook(HerdState):
      "herd-moves"),
     (VerifyConfig(quick=True, herd_model=StuckCrook, sections=frozenset({"rules"})),
      "herd-moves"),
-], ids=["k2-war-without-face-down", "k3-wolf-pair-eats-three", "k3-fence-on-others",
+], ids=["k4-match-ends-turn-literature", "k4-match-ends-turn-rules", "k4-free-match",
+        "k2-war-without-face-down", "k3-wolf-pair-eats-three", "k3-fence-on-others",
         "k3-crook-cannot-take"])
 def test_seeded_rule_bugs_make_verify_fail(config: VerifyConfig, check: str) -> None:
     rep = run(config).with_accepted(ALL_GAPS)

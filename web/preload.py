@@ -60,6 +60,10 @@ def warm_up() -> None:
             table = retro_solve(bare(position), 100_000)
             if table is not None:
                 _from_table(table, bare(position), text, 0.0, 0)
+    with contextlib.suppress(Exception):
+        from fleece.solver.cards.concentration import warm_up as warm_concentration
+
+        warm_concentration()
     examples = resources.files("fleece").joinpath("examples")
     with contextlib.suppress(Exception):
         chart = examples.joinpath("mutton", "helppage.txt").read_text(encoding="utf-8")

@@ -45,6 +45,7 @@ from fleece.rules.cards.war import (
     format_position,
 )
 from fleece.rules.cards.war import Deal as WarDeal
+from fleece.verify.cards import memory
 from fleece.verify.cards.config import VerifyConfig
 from fleece.verify.cards.ids import CONC_ENDLESS, HERD_ENDLESS, WAR_CYCLE
 from fleece.verify.result import (
@@ -295,9 +296,11 @@ def _hand_text(counts: tuple[int, ...]) -> str:
 # ---- Concentration (K4) -----------------------------------------------------------------
 
 
-def _conc_states(deck: Deck, players: int) -> Iterator[tuple[ConcState, Flip, ConcState]]:
-    """Every transition reachable from every layout (positions repeat, so a visited set)."""
-    start = ConcState(ConcOptions(deck, players))
+def _conc_states(cfg: VerifyConfig, deck: Deck, players: int
+                 ) -> Iterator[tuple[ConcState, Flip, ConcState]]:
+    """Every transition of the model under test reachable from every layout (positions
+    repeat, so a visited set)."""
+    start = cfg.conc_model(ConcOptions(deck, players))
     seen: set[ConcState] = set()
     stack = [start.play(ConcDeal(layout)) for layout in arrangements(deck.counts)]
     while stack:
@@ -319,7 +322,7 @@ def conc_turns(cfg: VerifyConfig) -> CheckResult:
     t0 = time.perf_counter()
     n = 0
     for spec in ("a*2,b*2", "a*4,b*2") if not cfg.quick else ("a*2,b*2",):
-        for s, m, t in _conc_states(parse_deck(spec), 2):
+        for s, m, t in _conc_states(cfg, parse_deck(spec), 2):
             n += 1
             assert s.layout is not None
             if s.first is None:
@@ -447,7 +450,7 @@ def conc_conservation(cfg: VerifyConfig) -> CheckResult:
         return sum(s.pairs) * 2 == len(s.removed) and all(c % 2 == 0 for c in kinds.values())
 
     spec = "a*2,b*2" if cfg.quick else "a*2,b*4"
-    for _, _, t in _conc_states(parse_deck(spec), 2):
+    for _, _, t in _conc_states(cfg, parse_deck(spec), 2):
         n += 1
         if not ok(t):
             return _result("conservation", "conc-cards", "Concentration conserves the deck "
@@ -457,7 +460,7 @@ def conc_conservation(cfg: VerifyConfig) -> CheckResult:
     from fleece.rules.cards.concentration import CONCENTRATION
 
     for _ in range(5 if cfg.quick else 50):
-        s = ConcState(ConcOptions(WOLF_DECK, 2, 2000))
+        s = cfg.conc_model(ConcOptions(WOLF_DECK, 2, 2000))
         while not s.is_terminal():
             s = s.play(CONCENTRATION.random_move(s, rng))
             if s.layout is not None and not ok(s):
@@ -488,47 +491,139 @@ def conservation_section(cfg: VerifyConfig) -> list[CheckResult]:
 # ---- termination and gaps -----------------------------------------------------------------
 
 
-def war_termination(cfg: VerifyConfig) -> CheckResult:
-    """Fixed order: the smallest decks searched for a cycling deal (exact over every deal);
-    one found is the gap CARDS-WAR-CYCLE. Random order: the exact chain ends with
-    probability 1 on small decks (a repeated pile pair is no cycle there)."""
-    from fleece.solver.cards.war import analyse_fixed, analyse_random
+def spec_game(deal: Pile, order: Order, runout: Runout) -> tuple[str, int, int]:
+    """K2 read afresh: a whole game from a deal under a fixed return order: (outcome, battles,
+    period), outcome `A`, `B`, `draw` or `cycle` (the piles after a battle repeat a pair seen
+    at the start of an earlier battle, `period` battles before; 0 for a game that ends)."""
+    half = (len(deal) + 1) // 2
+    a, b = deal[:half], deal[half:]
+    seen = {(a, b): 0}
+    battles = 0
+    while True:
+        winner, na, nb, ended = spec_battle(a, b, runout)
+        battles += 1
+        if ended or winner is None:
+            return ("draw" if winner is None else "AB"[winner]), battles, 0
+        played = (a[:na], b[:nb])
+        pot = (played[winner] + played[1 - winner] if order is Order.WINNER_FIRST
+               else played[1 - winner] + played[winner])
+        a, b = a[na:], b[nb:]
+        if winner == 0:
+            a += pot
+        else:
+            b += pot
+        if not b or not a:
+            return ("A" if a else "B"), battles, 0
+        if (a, b) in seen:
+            return "cycle", battles, battles - seen[(a, b)]
+        seen[(a, b)] = battles
 
+
+def _model_game(deck: Deck, deal: Pile, order: Order, runout: Runout) -> WarState:
+    """The rules model's game from a deal, played to its end."""
+    state = WarState(WarOptions(deck, order, runout)).play(WarDeal(deal))
+    while not state.is_terminal():
+        state = state.play(next(state.legal_moves()))
+    return state
+
+
+def war_cycles(deck: Deck, order: Order, runout: Runout
+               ) -> tuple[int, int, tuple[Pile, int] | None, str]:
+    """Every deal played by the rules model and by K2 read afresh (`spec_game`): (cycling
+    deals, deals, the first cycling deal with its period, the first disagreement or "")."""
+    cycles, deals = 0, 0
+    example: tuple[Pile, int] | None = None
+    for deal in arrangements(deck.counts):
+        deals += 1
+        state = _model_game(deck, deal, order, runout)
+        assert state.outcome is not None
+        want, battles, period = spec_game(deal, order, runout)
+        if (state.outcome.value, state.battles) != (want, battles):
+            return cycles, deals, example, (
+                f"deal {deck.text(deal)}: model {state.outcome.value} after {state.battles} "
+                f"battles, K2 {want} after {battles}")
+        if want == "cycle":
+            cycles += 1
+            example = example or (deal, period)
+    return cycles, deals, example, ""
+
+
+def random_order_ends(deck: Deck, runout: Runout) -> tuple[bool, int, str]:
+    """K2's random order on a small deck, over the rules model's own chance moves: every pile
+    pair reachable from a deal can reach the end of the game, so (a finite chain) the game
+    ends with probability 1. Returns (whether it does, pile pairs, a stuck pair)."""
+    succ: dict[tuple[Pile, Pile], set[tuple[Pile, Pile]]] = {}
+    ends: set[tuple[Pile, Pile]] = set()
+    options = WarOptions(deck, Order.RANDOM, runout)
+    stack = [WarState(options).play(WarDeal(d)) for d in arrangements(deck.counts)]
+    while stack:
+        s = stack.pop()
+        assert s.piles is not None
+        if s.piles in succ:
+            continue
+        succ[s.piles] = set()
+        for m in s.legal_moves():
+            if s.chance_probability(m) <= 0:
+                continue
+            t = s.play(m)
+            if t.is_terminal():
+                ends.add(s.piles)
+            else:
+                assert t.piles is not None
+                succ[s.piles].add(t.piles)
+                stack.append(replace(t, battles=0, record=()))
+    good = set(ends)
+    changed = True
+    while changed:
+        changed = False
+        for piles, nxt in succ.items():
+            if piles not in good and nxt & good:
+                good.add(piles)
+                changed = True
+    stuck = next((p for p in succ if p not in good), None)
+    return stuck is None, len(succ), "" if stuck is None else f"{stuck}"
+
+
+def war_termination(cfg: VerifyConfig) -> CheckResult:
+    """Fixed order: the smallest decks searched for a cycling deal, every deal played by the
+    rules model and by K2 read afresh; one found is the gap CARDS-WAR-CYCLE. Random order:
+    on small decks every reachable pile pair can reach the end (the game ends with
+    probability 1: a repeated pile pair is no cycle there)."""
     t0 = time.perf_counter()
     title = "Does every War game end? (K2)"
     if cfg.order is Order.RANDOM:
-        ends = {spec: analyse_random(parse_deck(spec), cfg.runout).p_end
-                for spec in ("pairs:2", "pairs:3", "1,2,3,4,5")}
-        return _result("termination", "war-ends", title, all(p == 1 for p in ends.values()),
-                       PROVED, ("K2",), "random order: P(end) = " + ", ".join(
-                           f"{s}: {p}" for s, p in ends.items()), "", t0,
+        found = {spec: random_order_ends(parse_deck(spec), cfg.runout)
+                 for spec in ("pairs:2", "pairs:3", "1,2,3,4,5")}
+        stuck = [f"{spec}: {why}" for spec, (ok, _, why) in found.items() if not ok]
+        return _result("termination", "war-ends", title, not stuck, PROVED, ("K2",),
+                       "random order: P(end) = 1 on " + ", ".join(
+                           f"{spec} ({n} pile pairs, each can reach the end)"
+                           for spec, (_, n, _) in found.items()), "; ".join(stuck), t0,
                        f"{RULES} K2 (a cycle needs a fixed order)")
     for spec in ("pairs:3", "1,2,3,4", "pairs:4", "1,2,3,4,5", "1,2,3,4,5,6,7"):
         deck = parse_deck(spec)
-        r = analyse_fixed(deck, cfg.order, cfg.runout)
-        if r.cycle_example is None:
-            continue
-        ex = r.cycle_example
-        state = WarState(WarOptions(deck, cfg.order, cfg.runout)).play(WarDeal(ex.deal))
-        while not state.is_terminal():
-            state = state.play(next(state.legal_moves()))
-        if state.outcome is None or state.outcome.value != "cycle":
+        cycles, deals, example, differ = war_cycles(deck, cfg.order, cfg.runout)
+        if differ:
             return _result("termination", "war-ends", title, False, PROVED, ("K2",),
-                           "the exact analysis and the rules model disagree on a cycle",
-                           deck.text(ex.deal), t0, f"{RULES} K2")
+                           "the rules model and K2 read afresh end a game differently",
+                           differ, t0, f"{RULES} K2")
+        if example is None:
+            continue
+        deal, period = example
+        state = _model_game(deck, deal, cfg.order, cfg.runout)
         gap = RulesGap(WAR_CYCLE, NO_END, "K2", f"with the {cfg.order.value} order a deal of "
-                       f"{spec} repeats its piles for ever ({r.cycles} of {r.deals} deals)",
-                       f"deck {spec}, order {cfg.order.value}: deal {deck.text(ex.deal)} "
-                       f"repeats its piles after {ex.battles} battles (period {ex.period})",
+                       f"{spec} repeats its piles for ever ({cycles} of {deals} deals)",
+                       f"deck {spec}, order {cfg.order.value}: deal {deck.text(deal)} "
+                       f"repeats its piles after {state.battles} battles (period {period})",
                        variant=f"order={cfg.order.value} runout={cfg.runout.value}",
                        replay="fleece cards war play --position FILE",
                        record=format_position(WarState(WarOptions(deck, cfg.order,
                                                                   cfg.runout)).play(
-                           WarDeal(ex.deal))))
+                           WarDeal(deal))))
         return gap_found("termination", "war-ends", title, gap, clauses=("K2",),
                          basis=f"{RULES} K2 (a repeated pile pair never ends)",
                          seconds=time.perf_counter() - t0,
-                         data={"deck": spec, "cycles": r.cycles, "deals": r.deals})
+                         data={"deck": spec, "cycles": cycles, "deals": deals})
     return _result("termination", "war-ends", title, True, PROVED, ("K2",),
                    "no cycling deal in the decks searched", "", t0, f"{RULES} K2")
 
@@ -616,7 +711,7 @@ def conc_termination(cfg: VerifyConfig) -> CheckResult:
     different kinds again and again (the gap CARDS-CONC-ENDLESS)."""
     t0 = time.perf_counter()
     layout = tuple(WOLF_DECK.cards())
-    s = ConcState(ConcOptions(WOLF_DECK, 1)).play(ConcDeal(layout))
+    s = cfg.conc_model(ConcOptions(WOLF_DECK, 1)).play(ConcDeal(layout))
     a, b = 0, len(layout) - 1  # a Fence and a Wolf in sheep's clothing
     first = s.play(Flip(a)).play(Flip(b))
     again = first.play(Flip(a)).play(Flip(b))
@@ -643,53 +738,114 @@ def termination_section(cfg: VerifyConfig) -> list[CheckResult]:
 
 # ---- literature ---------------------------------------------------------------------------
 
+VW_SMALL = (Fraction(1), Fraction(8, 3), Fraction(13, 3))  # Velleman & Warrington E(1..3)
+# Zwick & Paterson (1993): the optimal move for n pairs, k = 0..n known (0 pass, 1, 2 new)
+ZP_ROWS = {1: "21", 2: "221", 3: "2121", 4: "22121", 5: "212101", 6: "2112101",
+           7: "21212101", 8: "221212101", 9: "2121212101", 10: "22121212101",
+           11: "212121210101", 12: "2212121210101", 13: "21212121210101",
+           14: "221212121210101", 15: "2121212121210101"}
+# K4 with four cards of a kind: deck a*4,b*4 (solitaire turns, first player's pair lead); a
+# kind with 4 left, 2 known, and a pair never seen: a new card first, the known pair first
+MULTI = {"a*4,b*4": (Fraction(188, 35), Fraction(-8, 35)),
+         "hand": (Fraction(7, 2), Fraction(11, 3))}
 
-def literature_section(cfg: VerifyConfig) -> list[CheckResult]:
-    """Section `literature`: RULES.md's known results (and Zwick & Paterson's table)."""
+
+def vw_small(cfg: VerifyConfig) -> CheckResult:
+    """E(1), E(2), E(3) by exhaustive search over every layout, each turn played by the
+    rules model under test, and by Velleman & Warrington's recurrence."""
+    t0 = time.perf_counter()
+    search = tuple(memory.LayoutSearch(pairs(n), 1, cfg.conc_model).value() for n in (1, 2, 3))
+    recurrence = tuple(memory.vw_pairs(3))
+    wrong = [f"pairs:{n}: search {a}, recurrence {b}, published {c}"
+             for n, (a, b, c) in enumerate(zip(search, recurrence, VW_SMALL, strict=True), 1)
+             if not a == b == c]
+    return _result("literature", "vw-small", "Solitaire E(1), E(2), E(3) = 1, 8/3, 13/3 "
+                   "(Velleman & Warrington)", not wrong, PASSED,
+                   ("K4",), "layouts through the rules model: " + ", ".join(map(str, search))
+                   + "; the recurrence: " + ", ".join(map(str, recurrence)), "; ".join(wrong),
+                   t0, "RULES.md known results (arXiv:1208.4854)")
+
+
+def vw_asymptote(cfg: VerifyConfig) -> CheckResult:
+    """V&W's recurrence up to n pairs against their asymptote and Foerster & Wattenhofer's
+    bounds."""
     import math
 
-    from fleece.solver.cards.concentration import Duel, pairs_values, zp_table
-    from fleece.solver.cards.war import analyse_fixed
-
-    out = []
-    t0 = time.perf_counter()
-    small = pairs_values(3)
-    out.append(_result("literature", "vw-small", "Solitaire E(1), E(2), E(3) = 1, 8/3, 13/3 "
-                       "(Velleman & Warrington)", small == [Fraction(1), Fraction(8, 3),
-                                                            Fraction(13, 3)], PASSED, ("K4",),
-                       "computed " + ", ".join(map(str, small)), "", t0,
-                       "RULES.md known results (arXiv:1208.4854)"))
     t0 = time.perf_counter()
     n = 20 if cfg.quick else 80
-    values = pairs_values(n)
+    values = memory.vw_pairs(n)
     c = 3 - 2 * math.log(2)
     gap = float(values[-1]) - (c * n + 7 / 8 - 2 * math.log(2))
     bounds = all(1.5 * k - 1 <= v < 1.75 * k for k, v in enumerate(values, start=1))
-    out.append(_result("literature", "vw-asymptote", "E(n) approaches (3 - 2 ln 2) n + 7/8 - "
-                       "2 ln 2; 1.5 n - 1 <= E(n) < 1.75 n", abs(gap) < 0.01 and bounds,
-                       PASSED, ("K4",), f"E({n}) = {float(values[-1]):.6f}, minus the "
-                       f"asymptote {gap:+.6f}; bounds hold for n <= {n}: {bounds}", "", t0,
-                       "RULES.md known results (V&W; Foerster & Wattenhofer)"))
+    return _result("literature", "vw-asymptote", "E(n) approaches (3 - 2 ln 2) n + 7/8 - "
+                   "2 ln 2; 1.5 n - 1 <= E(n) < 1.75 n", abs(gap) < 0.01 and bounds,
+                   PASSED, ("K4",), f"E({n}) = {float(values[-1]):.6f}, minus the "
+                   f"asymptote {gap:+.6f}; bounds hold for n <= {n}: {bounds}", "", t0,
+                   "RULES.md known results (V&W; Foerster & Wattenhofer)")
+
+
+def war_cycle_counts(cfg: VerifyConfig) -> CheckResult:
+    """Cycling deals of 1,2,3,4,5 under both fixed orders, every deal played by the rules
+    model and by K2 read afresh."""
     t0 = time.perf_counter()
-    found = {o.value: analyse_fixed(parse_deck("1,2,3,4,5"), o).cycles
+    deck = parse_deck("1,2,3,4,5")
+    found = {o.value: war_cycles(deck, o, Runout.LOSE)
              for o in (Order.WINNER_FIRST, Order.LOSER_FIRST)}
-    out.append(_result("literature", "war-cycles", "Fixed return orders cycle on small decks "
-                       "with strict ranks (Spivey; Lakshtanov & Roshchina)",
-                       all(v > 0 for v in found.values()), PROVED, ("K2",),
-                       "cycling deals of 1,2,3,4,5 (of 120): " + ", ".join(
-                           f"{k} {v}" for k, v in found.items()), "", t0,
-                       "RULES.md known results"))
+    differ = "; ".join(d for _, _, _, d in found.values() if d)
+    return _result("literature", "war-cycles", "Fixed return orders cycle on small decks "
+                   "with strict ranks (Spivey; Lakshtanov & Roshchina)",
+                   not differ and all(c > 0 for c, _, _, _ in found.values()), PROVED,
+                   ("K2",), "cycling deals of 1,2,3,4,5 (of 120): " + ", ".join(
+                       f"{k} {c}" for k, (c, _, _, _) in found.items()), differ, t0,
+                   "RULES.md known results")
+
+
+def zp_table_check(cfg: VerifyConfig) -> CheckResult:
+    """Zwick & Paterson's table of optimal moves from their recurrence, whose values on two
+    and three pairs equal the exhaustive search through the rules model."""
     t0 = time.perf_counter()
-    rows = {1: "21", 2: "221", 3: "2121", 4: "22121", 5: "212101", 6: "2112101",
-            7: "21212101", 8: "221212101", 9: "2121212101", 10: "22121212101",
-            11: "212121210101", 12: "2212121210101", 13: "21212121210101",
-            14: "221212121210101", 15: "2121212121210101"}
     top = 10 if cfg.quick else 15
-    duel = Duel(pairs(top))
-    bad = [n for n in range(1, top + 1) if zp_table(duel, n) != rows[n]]
-    out.append(_result("literature", "zp-moves", "Two-player optimal move classes (Zwick & "
-                       "Paterson's table)", not bad, PASSED, ("K4",),
-                       f"n = 1..{top}: " + ("all rows equal" if not bad else f"rows {bad} "
-                                            "differ"), "", t0,
-                       "issue 13: Zwick & Paterson 1993 (0 pass, 1 one new card, 2 two new)"))
-    return out
+    rows = memory.zp_moves(top)
+    bad = [n for n in range(1, top + 1) if rows[n - 1] != ZP_ROWS[n]]
+    search = [memory.LayoutSearch(pairs(n), 2, cfg.conc_model).value() for n in (2, 3)]
+    recurrence = [memory.zp_value(n) for n in (2, 3)]
+    wrong = [f"n={n}: {rows[n - 1]}, published {ZP_ROWS[n]}" for n in bad]
+    wrong += [f"pairs:{n}: search {a}, recurrence {b}"
+              for n, a, b in zip((2, 3), search, recurrence, strict=True) if a != b]
+    return _result("literature", "zp-moves", "Two-player optimal move classes (Zwick & "
+                   "Paterson's table)", not wrong, PASSED, ("K4",),
+                   f"n = 1..{top}: " + ("all rows equal" if not bad else f"rows {bad} differ")
+                   + f"; e(2), e(3) by search {search[0]}, {search[1]}, by the recurrence "
+                   f"{recurrence[0]}, {recurrence[1]}", "; ".join(wrong), t0,
+                   "Zwick & Paterson, The memory game, TCS 110 (1993): 0 pass, 1 one new "
+                   "card, 2 two new")
+
+
+def conc_multi(cfg: VerifyConfig) -> CheckResult:
+    """K4 with four cards of a kind, by exhaustive search over layouts through the rules
+    model: deck a*4,b*4 alone and for two players; a kind with 4 left of which 2 known plus
+    a pair never seen: a card never seen first beats taking the known pair first."""
+    t0 = time.perf_counter()
+    deck = parse_deck("a*4,b*4")
+    got = (memory.LayoutSearch(deck, 1, cfg.conc_model).value(),
+           memory.LayoutSearch(deck, 2, cfg.conc_model).value())
+    hand = memory.LayoutSearch(parse_deck("a*4,b*2"), 1, cfg.conc_model)
+    known = (0, 0, memory.UNSEEN, memory.UNSEEN, memory.UNSEEN, memory.UNSEEN)
+    hand_values = (hand.value(known), hand.place_value(known, 0, 1))
+    ok = got == MULTI["a*4,b*4"] and hand_values == MULTI["hand"]
+    want = MULTI["a*4,b*4"] + MULTI["hand"]
+    witness = "" if ok else f"found {', '.join(map(str, got + hand_values))}, expected " \
+        f"{', '.join(map(str, want))}"
+    return _result("literature", "conc-multi", "Concentration with four cards of a kind: a "
+                   "known card partners every later card of its kind (K4)", ok, PASSED,
+                   ("K4",), f"a*4,b*4: {got[0]} turns alone, first player {got[1]} pairs; "
+                   f"4 left 2 known + a new pair: {hand_values[0]} with a new card first, "
+                   f"{hand_values[1]} taking the known pair first", witness, t0,
+                   f"{RULES} K4 (known pairs never forced; issue's worked values)")
+
+
+def literature_section(cfg: VerifyConfig) -> list[CheckResult]:
+    """Section `literature`: RULES.md's known results (and Zwick & Paterson's table), each
+    from the verifier's own computation."""
+    return [vw_small(cfg), vw_asymptote(cfg), war_cycle_counts(cfg), zp_table_check(cfg),
+            conc_multi(cfg)]

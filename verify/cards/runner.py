@@ -16,6 +16,9 @@ __all__ = ["SECTIONS", "VerifyConfig", "run"]
 NOTES = [
     "Small situations are enumerated exhaustively (every pile pair up to a size, every hand "
     "and herd of a small table); the full 52-card deck is exercised by seeded random play.",
+    "Every figure is computed here, from the rules models and the verifier's own means "
+    "(whole games played by the model and by the clauses read afresh, exhaustive search "
+    "over layouts, the published recurrences); nothing here calls the solvers it checks.",
     "Expectations come from RULES.md (the clause named in each row), never from outcomes.",
     "A rules gap of the variant under test (a game that need not end) fails the run unless "
     "accepted with --accept GAP-ID; its witness is a concrete deal or play.",
@@ -46,7 +49,8 @@ def run(cfg: VerifyConfig, progress: bool = False, tests_dir: Path | None = None
         "mode": "quick" if cfg.quick else "full", "order": cfg.order.value,
         "runout": cfg.runout.value,
         "model": f"{cfg.war_battle.__module__}.{cfg.war_battle.__qualname__}, "
-                 f"{cfg.herd_model.__module__}.{cfg.herd_model.__qualname__}",
+                 f"{cfg.herd_model.__module__}.{cfg.herd_model.__qualname__}, "
+                 f"{cfg.conc_model.__module__}.{cfg.conc_model.__qualname__}",
         "z3": "not used (exhaustive enumeration and exact arithmetic)",
         "sections": sorted(cfg.sections), "seed": cfg.seed, "notes": NOTES,
     }
