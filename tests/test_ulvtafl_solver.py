@@ -4,6 +4,8 @@ retrograde values (U7's reading), hand-analysed positions, and the budget contra
 
 from __future__ import annotations
 
+import importlib
+import itertools
 import random
 
 import pytest
@@ -239,15 +241,49 @@ def test_u7_a_draw_both_methods() -> None:
 # ---- the budget contract -----------------------------------------------------------------
 
 
-def test_solve_reports_unknown_when_the_budget_runs_out() -> None:
+def test_solve_reports_unknown_when_the_budget_runs_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A node budget stops at that many nodes; a time budget is read between chunks of
+    work (a fake clock advancing one second per reading stops a 3-second budget after a
+    few chunks, whatever the machine's speed)."""
     s = initial_state(Options(setup=13))
     result = solve(s, max_nodes=30_000, table_bits=16)
     assert result.value == "unknown" and result.best_move is None
     assert result.stopped == "max-nodes" and result.nodes <= 30_000 + 100
     data = result.to_json()
     assert data["value"] == "unknown" and data["distance"] is None and "frontier" in data
-    timed = solve(initial_state(Options()), timeout=0.3, retro_limit=0, table_bits=16)
-    assert timed.value == "unknown" and timed.stopped == "timeout" and timed.seconds < 5
+    mod = importlib.import_module("fleece.solver.ulvtafl.solve")
+    clock = itertools.count()
+    monkeypatch.setattr(mod.time, "perf_counter", lambda: float(next(clock)))
+    timed = solve(initial_state(Options()), timeout=3, retro_limit=0, table_bits=16)
+    assert timed.value == "unknown" and timed.stopped == "timeout"
+    assert 0 < timed.nodes <= 4 * mod.CHUNK_MAX
+
+
+def test_retrograde_reads_the_clock_in_every_phase(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a fake clock that counts its readings, a full run reads it N times (once per
+    step of every phase: enumeration, predecessor lists, seeding, propagation); a deadline
+    at half of that stops the work (RetroTimeout), one past N does not."""
+    mod = importlib.import_module("fleece.solver.ulvtafl.search")
+    from fleece.solver.ulvtafl.search import RetroTimeout
+
+    position = parse_position(".S./.SS/.S.SSSW/.S..SS./......./.../... s")
+    monkeypatch.setattr(mod, "RETRO_STEP", 50_000)
+
+    def run(deadline: float) -> tuple[object, int]:
+        clock = itertools.count()
+        monkeypatch.setattr(mod.time, "perf_counter", lambda: float(next(clock)))
+        try:
+            table = retro_solve(position, 4_000_000, deadline=deadline)
+        except RetroTimeout:
+            table = None
+        return table, next(clock)
+
+    table, readings = run(1e18)
+    assert table is not None and readings > 4 * 1_860_440 // 50_000
+    assert run(readings // 2)[0] is None
+    full = run(readings + 1)[0]
+    assert full is not None and full.value(position) == ("sheep", 37)  # type: ignore[attr-defined]
 
 
 def test_solve_of_a_finished_game_is_its_result() -> None:
@@ -260,29 +296,3 @@ def test_solve_json_has_the_documented_keys() -> None:
     data = solve(parse_position(TRAPPED)).to_json()
     assert {"value", "best_move", "nodes", "distance"} <= set(data)
     assert isinstance(data["nodes"], int) and data["value"] in ("sheep", "wolves", "draw")
-
-
-def test_u7_committed_start_position_proofs_check_with_the_reference_model() -> None:
-    """reports/ulvtafl-start.json: every proved start value comes with the winner's move in
-    each of its positions; the reference model alone (no compiled code) confirms that every
-    reply is answered, every line ends in that side's win and none repeats a position."""
-    import json
-    from pathlib import Path
-
-    from fleece.solver.ulvtafl.search import certificate_line, check_certificate
-
-    report = Path(__file__).resolve().parent.parent / "reports" / "ulvtafl-start.json"
-    rows = json.loads(report.read_text(encoding="utf-8"))["setups"]
-    proved = [r for r in rows if r["value"] != "unknown"]
-    assert proved, "the report claims no value"
-    for row in proved:
-        start = initial_state(Options(setup=row["setup"]))
-        assert row["certificate"], f"{row['setup']} sheep: a value without a certificate"
-        assert check_certificate(start, row["value"], row["certificate"]) > 0
-        plies, line = certificate_line(start, row["value"], row["certificate"])
-        assert len(line) == plies > 0
-    bad = dict(proved[0]["certificate"])
-    bad.pop(next(iter(bad)))
-    with pytest.raises(ValueError):
-        check_certificate(initial_state(Options(setup=proved[0]["setup"])),
-                          proved[0]["value"], bad)

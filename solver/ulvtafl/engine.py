@@ -14,7 +14,8 @@ table. Everything here mirrors rules.ulvtafl.game; the tests compare them.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 from numba.core import types
@@ -26,7 +27,7 @@ from fleece.solver.ulvtafl.kernels import njit
 
 WOLVES, SHEEP = 0, 1
 ONGOING, WOLVES_WON, SHEEP_WON, REPEATED = 0, 1, 2, 3
-INF = np.int64(1 << 40)  # proof and disproof numbers saturate here
+INF = 1 << 40  # proof and disproof numbers saturate here
 MAXD = 1500  # deepest path a search follows
 NO_DEP = MAXD + 1  # "this disproof depends on no position of the path"
 PCOUNT = MAXD + 2  # pf[PCOUNT + (hash & 4095)]: path positions per hash class
@@ -140,7 +141,7 @@ Z = zobrist()
 
 
 @intrinsic
-def popcount(typingctx: Any, x: Any) -> Any:
+def _popcount(typingctx: Any, x: Any) -> Any:
     """The number of set bits of an int64 (one machine instruction)."""
     sig = types.int64(types.int64)
 
@@ -151,7 +152,7 @@ def popcount(typingctx: Any, x: Any) -> Any:
 
 
 @intrinsic
-def lowbit(typingctx: Any, x: Any) -> Any:
+def _lowbit(typingctx: Any, x: Any) -> Any:
     """The index of the lowest set bit of a non-zero int64 (one machine instruction)."""
     sig = types.int64(types.int64)
 
@@ -161,6 +162,10 @@ def lowbit(typingctx: Any, x: Any) -> Any:
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 
     return sig, codegen
+
+
+popcount = cast(Callable[[int], int], _popcount)
+lowbit = cast(Callable[[int], int], _lowbit)
 
 
 @njit
@@ -177,7 +182,7 @@ def has_move(g: Any, s: int, w: int, side: int) -> bool:
     """True when the side to move has a legal move (a step or a first jump)."""
     empty = VALID & ~(s | w)
     if side == SHEEP:
-        for i in range(8):
+        for i in range(8):  # noqa: SIM110 (compiled: no generator expressions)
             if shift(s & g[1, i], g[0, i]) & empty:
                 return True
         return False
@@ -497,7 +502,7 @@ def store_ordinal(ps: Any, key: int) -> int:
     for _ in range(64):
         k = ps[i, 0]
         if k == key:
-            return ps[i, 1]
+            return int(ps[i, 1])
         if k == 0:
             return -1
         i = (i + 1) & mask
@@ -597,10 +602,12 @@ def numbers(tt: Any, i: int, cst: Any, ckey: Any, cslot: Any, ci0: Any, cd0: Any
         phi, delta = child_terminal(st, cside, attacker)
         return phi, delta, NO_DEP
     j = cslot[i]
+    if j == -2:  # not in the table at the last look (only the expanded child can change)
+        return ci0[i], cd0[i], NO_DEP
     key = ckey[i]
     if j < 0 or tt[j, 0] != key:
         j = tt_probe(tt, key)
-        cslot[i] = j
+        cslot[i] = j if j >= 0 else -2
     if j < 0:
         return ci0[i], cd0[i], NO_DEP
     phi = tt[j, 1]
@@ -719,6 +726,7 @@ def mid(g: Any, z: Any, s: int, w: int, side: int, h: int, m: int, thphi: int,
             top + n, attacker, tt, ps, cs, cw, ch, cm, cirr, cst, ckey, cslot, ci0, cd0, ph,
             pf, nb, scr, ctr, budget, hw)
         pf[cls] -= 1
+        cslot[best] = -1
     fp = 0
     disproved = (side == attacker and delta_n == 0) or (side != attacker and phi_n == 0)
     if disproved:
@@ -853,15 +861,15 @@ def check_disproof(g: Any, z: Any, tt: Any, rs: int, rw: int, rside: int, attack
             if side == attacker and not safe:
                 ok = False
                 break
-            if safe and status(g, cs[i], cw[i], 1 - side) == ONGOING:
-                if stamped_add(skeys, sgen, gen_no, canon(ch[i], cm[i])):
-                    if count >= limit:
-                        return -2
-                    nodes[count, 0] = cs[i]
-                    nodes[count, 1] = cw[i]
-                    nodes[count, 2] = 1 - side
-                    parent[count] = me
-                    count += 1
+            if safe and status(g, cs[i], cw[i], 1 - side) == ONGOING and \
+                    stamped_add(skeys, sgen, gen_no, canon(ch[i], cm[i])):
+                if count >= limit:
+                    return -2
+                nodes[count, 0] = cs[i]
+                nodes[count, 1] = cw[i]
+                nodes[count, 2] = 1 - side
+                parent[count] = me
+                count += 1
             if side != attacker and safe:
                 ok = True
                 break
@@ -902,14 +910,3 @@ def root_ordinal(z: Any, ps: Any, s: int, w: int, side: int) -> int:
     """The store ordinal of a position, or -1."""
     h, m = hash_of(z, s, w, side)
     return store_ordinal(ps, canon(h, m))
-
-
-@njit
-def forget(z: Any, tt: Any, s: int, w: int, side: int) -> None:
-    """Reset a position's table entry to unknown (so that a search looks at it again)."""
-    h, m = hash_of(z, s, w, side)
-    j = tt_probe(tt, canon(h, m))
-    if j >= 0:
-        tt[j, 1] = 1
-        tt[j, 2] = 1
-        tt[j, 3] &= WORK_MASK

@@ -408,7 +408,7 @@ def retro_seed(lo: int, hi: int, keys: Any, stat: Any, start: Any, left: Any, va
         val[i] = 0
         dist[i] = -1
         code = stat[i]
-        if code == WOLVES_WON or code == SHEEP_WON:
+        if code in (WOLVES_WON, SHEEP_WON):
             side = key_side(keys[i])
             mover_won = (code == WOLVES_WON and side == WOLVES) or \
                 (code == SHEEP_WON and side == SHEEP)

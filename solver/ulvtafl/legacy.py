@@ -23,8 +23,8 @@ from fleece.solver.ulvtafl.kernels import (
     find_or_add,
     gen,
     hslot,
-    key_side,
     key_sheep,
+    key_side,
     key_wolves,
     make_key,
     njit,
@@ -32,7 +32,7 @@ from fleece.solver.ulvtafl.kernels import (
 )
 from fleece.solver.ulvtafl.search import key_of, tables
 
-# ---- df-pn (the first engine) -------------------------------------------------------------------------------
+# ---- df-pn (the first engine) ---------------------------------------------------------
 
 
 @njit

@@ -169,7 +169,7 @@ class Prover:
             e.mid(self.g, e.Z, s, w, side, h, m, e.INF, e.INF, 0, 0, self.attacker, self.tt,
                   self.ps, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], self.ph,
                   self.pf, 0, self.scr, self.ctr, budget, self.hw)
-            pn, dn = self.root_numbers()
+            dn = self.root_numbers()[1]
             if dn == 0 and self.forward_only:
                 break
             if dn == 0 and not self.verified_disproof:
@@ -259,37 +259,19 @@ class Prover:
         return int(e.entry(self.g, e.Z, self.tt, e.to_grid(sheep), e.to_grid(wolves),
                            side)[2])
 
-    def subproof(self, state: UlvState, nodes: int) -> bool:
-        """Prove an attacker win from `state` again with this table (an entry of the proof
-        may have been replaced); True when proved within `nodes`."""
-        sub = Prover.__new__(Prover)
-        sub.__dict__.update(self.__dict__)
-        sub.root = grid_state(state)
-        e.forget(e.Z, self.tt, *sub.root)
-        sub.state = state
-        sub.ctr = self.ctr
-        sub.verified_disproof = False
-        sub.too_large = False
-        return sub.step(nodes) == "proved"
-
     # ---- the proof as a certificate -------------------------------------------------------
 
-    def certificate(self, limit: int = 20_000_000, repair_nodes: int = 5_000_000
-                    ) -> dict[str, str] | None:
+    def certificate(self, limit: int = 20_000_000) -> dict[str, str] | None:
         """The proof as a strategy: for every attacker-to-move position of it (position
         text), the move to play; every defender reply leads to a finished attacker win or
         to a position of the strategy, and no line repeats a position (see
         certificate.check_certificate, which verifies it with the reference model alone).
-        Read from the proof store (children of smaller ordinals, so no cycle); when the
-        store lost part of the proof (it was full), from the table with repairs. None when
-        the root is not proved or the proof has more than `limit` positions."""
+        Read from the proof store (children of smaller ordinals, so no cycle). None when
+        the root is not proved, the store was too full to keep the whole proof, or the
+        proof has more than `limit` positions."""
         if self.outcome() != "proved":
             return None
-        cert = self.store_certificate(limit)
-        if cert is not None:
-            return cert
-        return extract(self.state, self.attacker, self._proved_children, self.height,
-                       self.subproof, limit, repair_nodes)
+        return self.store_certificate(limit)
 
     def store_certificate(self, limit: int = 20_000_000) -> dict[str, str] | None:
         """The certificate read from the proof store alone (None when it lacks a part)."""
@@ -337,23 +319,6 @@ class Prover:
         if not hit or not proved:
             return None
         return max(int(phi), int(delta)) - int(e.INF)
-
-    def _proved_children(self, state: UlvState) -> list[tuple[int, int, int]]:
-        """The attacker's moves that the table proves, as (height, sheep, wolves) of the
-        child in point masks, lowest height (fastest win) first."""
-        out = np.zeros((1 << 14, 2), dtype=np.int64)
-        s, w, side = grid_state(state)
-        n = int(e.children(self.g, e.Z, s, w, side, out, self.scr))
-        found = []
-        inf = int(e.INF)
-        for i in range(n):
-            cs, cw = int(out[i, 0]), int(out[i, 1])
-            if e.settled(self.g, e.Z, self.tt, cs, cw, 1 - side, self.attacker, True):
-                phi, delta, work, hit = e.entry(self.g, e.Z, self.tt, cs, cw, 1 - side)
-                height = max(int(phi), int(delta)) - inf if hit else 0
-                found.append((height, int(work), e.from_grid(cs), e.from_grid(cw)))
-        found.sort()
-        return [(h, s_, w_) for h, _, s_, w_ in found]
 
     def proof_size(self, limit: int = 20_000_000) -> int | None:
         """Positions (unfinished, either side to move) of the certificate's proof tree."""
@@ -468,9 +433,6 @@ def _umask() -> int:
 
 # ---- certificates from any oracle of proved moves ------------------------------------------
 
-ProvedChildren = Callable[[UlvState], list[tuple[int, int, int]]]
-
-
 def move_to(state: UlvState, sheep: int, wolves: int) -> Move:
     """The legal move of `state` that leads to the board (sheep, wolves)."""
     for m in state.legal_moves():
@@ -478,137 +440,6 @@ def move_to(state: UlvState, sheep: int, wolves: int) -> Move:
             return m
     raise ValueError(f"no move of {position_text(state)} leads to "
                      f"{board_text(sheep, wolves)}")
-
-
-def extract(root: UlvState, attacker: int, proved: ProvedChildren,
-            height: Callable[[UlvState], int | None],
-            repair: Callable[[UlvState, int], bool] | None, limit: int,
-            repair_nodes: int) -> dict[str, str] | None:
-    """A certificate from a table of proved positions and their heights (plies to the win
-    as the table says): a depth-first walk in which every step goes to a lower height - at
-    an attacker node a proved move to a lower child, lowest first, the first whose subtree
-    closes; at a defender node every reply. Heights falling along every line make the
-    strategy acyclic. A node whose entry was replaced or whose height is stale (its
-    children moved on) is proved again by `repair` (up to REPAIRS times a visit), which gives it a
-    height consistent with its children. None when no strategy closes or it grows past
-    `limit` positions."""
-    rules = root.rules
-    strategy: dict[tuple[int, int], str] = {}
-    done: set[tuple[int, int, int]] = set()
-    on_path: set[tuple[int, int, int]] = set()
-    big = 1 << 60
-
-    def kids_of(state: UlvState, top: int) -> list[UlvState] | None:
-        """The children to try below a node of height `top`: the attacker's proved moves
-        to lower children, or every defender reply (None when a reply is not lower)."""
-        if state.to_move == attacker:
-            return [UlvState.create(rules, s, w, 1 - attacker)
-                    for h, s, w in proved(state) if h < top]
-        boards = {apply_move(state.sheep, state.wolves, m) for m in state.legal_moves()}
-        out = []
-        for s, w in sorted(boards):
-            child = UlvState.create(rules, s, w, attacker)
-            if not child.is_terminal():
-                h = height(child)
-                if h is None or h >= top:
-                    return None
-            out.append(child)
-        return out
-
-    def prepare(state: UlvState, bound: int, force: bool) -> tuple[int, list[UlvState]] | None:
-        """(height, children) of a node below `bound`, repairing it when needed."""
-        top = None if force else height(state)
-        kids = kids_of(state, top) if top is not None and top < bound else None
-        if (kids is None or not kids) and repair is not None:
-            if repair(state, repair_nodes):
-                top = height(state)
-                kids = kids_of(state, top) if top is not None and top < bound else None
-        if top is None or kids is None:
-            return None
-        return top, kids
-
-    def open_frame(state: UlvState, bound: int) -> list[Any] | bool:
-        """A frame [state, key, attacker to move, children left, child tried, height,
-        bound, repaired], or the value of a position that needs none."""
-        key = (state.sheep, state.wolves, state.to_move)
-        if state.is_terminal():
-            return state.result == SIDE[attacker]
-        if key in done:
-            return True
-        if key in on_path:
-            return False
-        if len(done) > limit:
-            raise _TooLarge
-        ready = prepare(state, bound, False)
-        if ready is None:
-            return False
-        on_path.add(key)
-        return [state, key, state.to_move == attacker, ready[1], None, ready[0], bound, 0]
-
-    try:
-        first = open_frame(root, big)
-        if isinstance(first, bool):
-            return {} if first else None
-        stack = [first]
-        result: bool | None = None
-        while stack:
-            frame = stack[-1]
-            state, key, is_att, kids, tried, top, bound, repaired = frame
-            if result is not None:
-                if is_att and result:
-                    strategy[(state.sheep, state.wolves)] = move_to(
-                        state, tried.sheep, tried.wolves).text()
-                if not result and not is_att and repaired < REPAIRS and repair is not None:
-                    frame[7] += 1  # a reply failed: prove the node again, then retry
-                    ready = prepare(state, bound, True)
-                    if ready is not None:
-                        frame[5], frame[3] = ready
-                        result = None
-                        continue
-                if result == is_att:  # a winning move found / a reply not answered
-                    stack.pop()
-                    on_path.discard(key)
-                    if result:
-                        done.add(key)
-                    continue
-                result = None  # try the next move, or the next reply
-            if not kids and is_att and repaired < REPAIRS and repair is not None:
-                frame[7] += 1  # every move failed: prove the node again
-                ready = prepare(state, bound, True)
-                if ready is not None:
-                    frame[5], frame[3] = ready
-                    kids = frame[3]
-            if not kids:  # no move left to try (attacker) or every reply answered
-                stack.pop()
-                on_path.discard(key)
-                result = not is_att
-                if result:
-                    done.add(key)
-                continue
-            child = kids.pop(0)
-            frame[4] = child
-            opened = open_frame(child, frame[5])
-            result = opened if isinstance(opened, bool) else None
-            if not isinstance(opened, bool):
-                stack.append(opened)
-        if result is not True:
-            return None
-    except _TooLarge:
-        return None
-    return {f"{board_text(s, w)} {'ws'[attacker]}" + _rule_words(root): m
-            for (s, w), m in strategy.items()}
-
-
-REPAIRS = 16  # times one visit of a node may prove it again (its children's heights grew)
-
-
-class _TooLarge(Exception):
-    pass
-
-
-def _rule_words(state: UlvState) -> str:
-    words = state.rules.tokens()
-    return (" " + " ".join(words)) if words else ""
 
 
 def mirror_points(mask: int) -> int:

@@ -241,7 +241,7 @@ class ProofSearch(Prover):
                  forward_only: bool = False) -> None:
         super().__init__(state, attacker, table_bits=table_bits, forward_only=forward_only)
 
-    def run(self, nodes: int | None = None, seconds: float | None = None,  # type: ignore[override]
+    def run(self, nodes: int | None = None, seconds: float | None = None,
             progress: Any = None, checkpoint: Any = None, every: float = 600.0,
             report_every: float = 10.0) -> str:
         """Search about `nodes` more nodes; the outcome so far."""
