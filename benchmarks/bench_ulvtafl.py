@@ -321,6 +321,7 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
         if r.get("longest_line"):
             out.append(f"- the wolves' longest defence against the sheep's certificate "
                        f"({r['plies_within']} plies): {' '.join(r['longest_line'])}")
+            out.append(f"- {ending(r['position'], r['longest_line'])}")
         if r.get("frontier"):
             f = r["frontier"]
             out.append("- root moves (proof number / disproof number of a sheep win, work): "
@@ -333,6 +334,8 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
                 f"{t['nodes']:,}: {t['proof_number']}/{t['disproof_number']}"
                 for t in r["trace"][-12:]))
         out.append("")
+    if any(r.get("longest_line") for r in rows):
+        out += [PLAN]
     if var:
         out += ["## U6 variants (one wolf)", "",
                 "### Movement limits", "", "| setup | limits | value | proof size | nodes |",
@@ -352,6 +355,37 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
                 for k in ("sheep", "wolves", "draw", "unknown")) + " |")
         out.append("")
     return "\n".join(out)
+
+
+def ending(position: str, line: list[str]) -> str:
+    """How a line ends, replayed with the reference model: captures on the way, the
+    reason the game ends, and where the wolves stand."""
+    from fleece.rules.ulvtafl.geometry import names_of
+    from fleece.rules.ulvtafl.notation import parse_move
+
+    state = parse_position(position)
+    taken = 0
+    for text in line:
+        before = state.sheep.bit_count()
+        state = state.play(parse_move(text))
+        taken += before - state.sheep.bit_count()
+    return (f"how it ends: {state.reason}; the wolves took {taken} sheep on the way and end "
+            f"on {' '.join(names_of(state.wolves))}, with {state.sheep.bit_count()} sheep "
+            "left")
+
+
+PLAN = """## How the sheep win, and how the wolves resist
+
+Read from the certificates and the longest defences above (each line replayed by the
+reference model): the wolves' best defence is not to wait in the paddock but to come out
+and take what is offered, jumping into the sheep's half; the sheep's winning plan gives up
+sheep on purpose where a capture pulls the wolf down into their home ranks, then closes
+the points around it, so the game ends with the wolf shut in among the sheep (no legal
+move, U5) long before the paddock is full. The sheep's moves in the certificates keep
+every jumpable sheep covered (the point behind it taken) except where the sacrifice is the
+plan, and advance the flock rank by rank, side sheep first. The 20-sheep start is open:
+see its frontier above for the root moves' numbers and where the search would look next.
+"""
 
 
 def _dash(x: Any) -> str:
@@ -374,8 +408,21 @@ def main() -> None:
     ap.add_argument("--variant-nodes", type=int, default=20_000_000)
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--report", help="write PATH.json and PATH.md")
+    ap.add_argument("--render", action="store_true",
+                    help="only write PATH.md again from PATH.json (no search); the report "
+                         "names both commands")
     args = ap.parse_args()
     command = "python " + " ".join(shlex.quote(a) for a in sys.argv)
+    if args.render and args.report:
+        base = Path(args.report)
+        data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
+        text = markdown(data["command"], data["speed"], data["setups"], data["variants"],
+                        data["started"], data["seconds"])
+        text = text.replace("\n\nRun ", f"\n\nMarkdown written again from the JSON by "
+                            f"`{command}`.\n\nRun ", 1)
+        atomic_write(base.with_suffix(".md"), text + "\n", overwrite=True)
+        print(f"report: {base.with_suffix('.md')}")
+        return
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     t0 = time.perf_counter()
     spd = None if args.skip_speed else speed(args.runs)

@@ -15,6 +15,7 @@ from fleece.rules.ulvtafl.notation import parse_move, parse_position, position_t
 from fleece.solver.ulvtafl.certificate import (
     Certificate,
     CertificateError,
+    bare,
     check_certificate,
     check_file,
     longest_line,
@@ -57,7 +58,6 @@ def _small() -> Certificate:
 def test_a_missing_move_is_caught() -> None:
     cert = _small()
     bad = dict(cert.strategy)
-    bad.pop(position_text(cert.root.play(next(iter(cert.root.legal_moves())))), None)
     bad.pop(next(iter(bad)))
     with pytest.raises(CertificateError, match="no move in the strategy"):
         check_certificate(cert.root, cert.winner, bad)
@@ -65,7 +65,7 @@ def test_a_missing_move_is_caught() -> None:
 
 def test_a_wrong_winner_is_caught() -> None:
     cert = _small()
-    with pytest.raises(CertificateError, match="not a wolves win"):
+    with pytest.raises(CertificateError, match="no move in the strategy"):
         check_certificate(cert.root, "wolves", cert.strategy)
 
 
@@ -85,11 +85,11 @@ def test_a_skipped_wolf_reply_is_caught() -> None:
     replies = list(cert.root.legal_moves())
     assert len(replies) == 3
     bad = dict(cert.strategy)
-    del bad[position_text(cert.root.play(replies[-1]))]
+    del bad[position_text(bare(cert.root.play(replies[-1])))]
     with pytest.raises(CertificateError, match="no move in the strategy"):
         check_certificate(cert.root, cert.winner, bad)
     bad = dict(cert.strategy)
-    del bad[position_text(cert.root.play(replies[0]))]
+    del bad[position_text(bare(cert.root.play(replies[0])))]
     with pytest.raises(CertificateError, match="no move in the strategy"):
         check_certificate(cert.root, cert.winner, bad)
 
