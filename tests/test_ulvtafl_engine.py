@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ulvtafl_positions import random_board, small_position
 
 from fleece.rules.errors import FleeceError
 from fleece.rules.ulvtafl.game import (
@@ -24,7 +25,6 @@ from fleece.rules.ulvtafl.game import (
     generate,
     initial_state,
 )
-from fleece.rules.ulvtafl.geometry import NUM_POINTS, mask, rank_of
 from fleece.rules.ulvtafl.notation import parse_position
 from fleece.solver.ulvtafl import engine as e
 from fleece.solver.ulvtafl.budget import BudgetError, parse_memory
@@ -34,19 +34,11 @@ from fleece.solver.ulvtafl.prover import CheckpointError, Prover, mirror_points
 from fleece.solver.ulvtafl.search import retro_solve
 
 
-def _random_board(rng: random.Random) -> tuple[Rules, int, int, int]:
-    rules = Rules(orthogonal=rng.random() < 0.2, wolf_diagonal_captures_only=rng.random() < 0.3,
-                  sheep_orthogonal=rng.random() < 0.3)
-    nw = rng.choice([1, 2])
-    pts = rng.sample(range(NUM_POINTS), rng.randint(9, 22) + nw)
-    return rules, mask(pts[nw:]), mask(pts[:nw]), rng.choice([WOLVES, SHEEP])
-
-
 @given(seed=st.integers(0, 10**9))
 def test_u10_engine_moves_ends_and_hashes_match_the_model(seed: int) -> None:
     """Every legal move's board (capture chains ending on one board are one child), the end
     status, the mobility's zero, and the incremental hashes equal fresh ones."""
-    rules, sheep, wolves, side = _random_board(random.Random(seed))
+    rules, sheep, wolves, side = random_board(random.Random(seed))
     boards = sorted({apply_move(sheep, wolves, m) for m in generate(rules, sheep, wolves, side)})
     g = e.geometry(rules)
     s, w = e.to_grid(sheep), e.to_grid(wolves)
@@ -68,7 +60,7 @@ def test_u10_engine_moves_ends_and_hashes_match_the_model(seed: int) -> None:
 def test_u1_mirror_images_share_a_table_key(seed: int) -> None:
     """A position and its left-right mirror image have the same key; the mirror of the
     mirror is the position."""
-    _, sheep, wolves, side = _random_board(random.Random(seed))
+    _, sheep, wolves, side = random_board(random.Random(seed))
     ms, mw = mirror_points(sheep), mirror_points(wolves)
     assert (mirror_points(ms), mirror_points(mw)) == (sheep, wolves)
     a = e.hash_of(e.Z, e.to_grid(sheep), e.to_grid(wolves), side)
@@ -76,18 +68,6 @@ def test_u1_mirror_images_share_a_table_key(seed: int) -> None:
     assert e.canon(*a) == e.canon(*b)
 
 
-def _small_position(seed: int, limit: int) -> UlvState | None:
-    rng = random.Random(seed)
-    for _ in range(40):
-        pts = [p for p in range(NUM_POINTS) if rank_of(p) >= rng.choice([4, 5, 5])]
-        n = rng.choice([9, 10])
-        if len(pts) < n + 1:
-            continue
-        chosen = rng.sample(pts, n + 1)
-        s = UlvState.create(Rules(), mask(chosen[1:]), mask(chosen[:1]), rng.choice([0, 1]))
-        if not s.is_terminal() and retro_solve(s, limit) is not None:
-            return s
-    return None
 
 
 @settings(max_examples=30, deadline=None)
@@ -95,7 +75,7 @@ def _small_position(seed: int, limit: int) -> UlvState | None:
 def test_u7_engine_agrees_with_retrograde_analysis_and_its_proofs_check(seed: int) -> None:
     """Wherever the engine settles a position, retrograde analysis (no shared code) gives
     that value; every proof yields a certificate the reference model accepts."""
-    root = _small_position(seed, 100_000)
+    root = small_position(seed, 100_000)
     if root is None:
         return
     table = retro_solve(root, 100_000)
@@ -118,7 +98,7 @@ def test_u7_both_engines_settle_the_same_positions_the_same_way() -> None:
     positions, and the new one settles at least as many."""
     new_settled = old_settled = 0
     for seed in range(20):
-        root = _small_position(seed, 100_000)
+        root = small_position(seed, 100_000)
         if root is None:
             continue
         for attacker in (SHEEP, WOLVES):

@@ -11,19 +11,18 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from ulvtafl_positions import random_board, small_position
 
 from fleece.rules.ulvtafl.game import (
     SHEEP,
     WOLVES,
     Options,
-    Rules,
     UlvState,
     apply_move,
     generate,
     initial_state,
 )
 from fleece.rules.ulvtafl.game import perft as model_perft
-from fleece.rules.ulvtafl.geometry import NUM_POINTS, mask, rank_of
 from fleece.rules.ulvtafl.notation import parse_position
 from fleece.solver.ulvtafl import kernels as k
 from fleece.solver.ulvtafl import perft, solve
@@ -34,17 +33,11 @@ CHAIN = ".../.../S..S.../..S.S../SSWS.SS/.S./... w"
 DRAW = ".SS/S.S/.S..SSW/S.S...S/......./.../... w"
 
 
-def _random_board(rng: random.Random, lo: int = 9, hi: int = 20) -> tuple[Rules, int, int, int]:
-    rules = Rules(orthogonal=rng.random() < 0.2, wolf_diagonal_captures_only=rng.random() < 0.3,
-                  sheep_orthogonal=rng.random() < 0.3)
-    nw = rng.choice([1, 2])
-    pts = rng.sample(range(NUM_POINTS), rng.randint(lo, hi) + nw)
-    return rules, mask(pts[nw:]), mask(pts[:nw]), rng.choice([WOLVES, SHEEP])
 
 
 @given(seed=st.integers(0, 10**9))
 def test_u10_compiled_moves_and_end_checks_match_the_model(seed: int) -> None:
-    rules, sheep, wolves, side = _random_board(random.Random(seed))
+    rules, sheep, wolves, side = random_board(random.Random(seed))
     ours = sorted(apply_move(sheep, wolves, m) for m in generate(rules, sheep, wolves, side))
     out_s, out_w, out_i = k.buffers(1 << 12)
     n = k.gen(tables(rules), sheep, wolves, side, out_s, out_w, out_i, k.scratch())
@@ -119,27 +112,12 @@ def _value_iteration(root: UlvState) -> dict[tuple[int, int, int], tuple[str, in
     return value
 
 
-def _small_position(seed: int, limit: int) -> UlvState | None:
-    """A random unfinished position whose reachable set has at most `limit` positions."""
-    rng = random.Random(seed)
-    for _ in range(40):
-        pts = [p for p in range(NUM_POINTS) if rank_of(p) >= rng.choice([4, 5, 5])]
-        n = rng.choice([9, 10])
-        if len(pts) < n + 1:
-            continue
-        chosen = rng.sample(pts, n + 1)
-        s = UlvState.create(Rules(), mask(chosen[1:]), mask(chosen[:1]), rng.choice([0, 1]))
-        if not s.is_terminal():
-            table = retro_solve(s, limit)
-            if table is not None:
-                return s
-    return None
 
 
 @given(seed=st.integers(0, 10**9))
 def test_u7_retrograde_values_and_distances_match_value_iteration(seed: int) -> None:
     """Every reachable position: the same winner (or draw) and the same distance."""
-    root = _small_position(seed, 3000)
+    root = small_position(seed, 3000)
     if root is None:
         return
     table = retro_solve(root, 3000)
@@ -177,7 +155,7 @@ def _agree(root: UlvState, budget: int) -> tuple[str, dict[str, str]]:
 @given(seed=st.integers(0, 10**9))
 def test_u7_proof_search_agrees_with_retrograde_analysis(seed: int) -> None:
     """Wherever both methods settle a position they give the same value."""
-    root = _small_position(seed, 100_000)
+    root = small_position(seed, 100_000)
     if root is None:
         return
     _agree(root, 100_000)
@@ -189,7 +167,7 @@ def test_u7_proof_search_settles_most_small_positions() -> None:
     settled = total = 0
     values = set()
     for seed in range(25):
-        root = _small_position(seed, 100_000)
+        root = small_position(seed, 100_000)
         if root is None:
             continue
         value, outcomes = _agree(root, 100_000)

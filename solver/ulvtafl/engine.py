@@ -62,24 +62,24 @@ _EXISTS = {(f, r) for f, r in COORDS}
 _DIAG = {COORDS[p] for p in range(NUM_POINTS) if is_diagonal_point(p)}
 
 
+def _remap(bits: int, table: Any) -> int:
+    """A mask with each set bit i moved to bit table[i]."""
+    out = 0
+    while bits:
+        low = bits & -bits
+        out |= 1 << int(table[low.bit_length() - 1])
+        bits ^= low
+    return out
+
+
 def to_grid(points_mask: int) -> int:
     """A point mask (bit i = point i) as a grid mask."""
-    out = 0
-    while points_mask:
-        low = points_mask & -points_mask
-        out |= 1 << int(P2G[low.bit_length() - 1])
-        points_mask ^= low
-    return out
+    return _remap(points_mask, P2G)
 
 
 def from_grid(grid_mask: int) -> int:
     """A grid mask as a point mask."""
-    out = 0
-    while grid_mask:
-        low = grid_mask & -grid_mask
-        out |= 1 << int(G2P[low.bit_length() - 1])
-        grid_mask ^= low
-    return out
+    return _remap(grid_mask, G2P)
 
 
 PAD = to_grid(PADDOCK)

@@ -444,12 +444,4 @@ def move_to(state: UlvState, sheep: int, wolves: int) -> Move:
 
 def mirror_points(mask: int) -> int:
     """A point mask reflected left-right (files a <-> g)."""
-    out = 0
-    g = e.to_grid(mask)
-    x = g
-    while x:
-        low = x & -x
-        out |= 1 << int(e.MIRROR[low.bit_length() - 1])
-        x ^= low
-    return e.from_grid(out)
-
+    return e.from_grid(e._remap(e.to_grid(mask), e.MIRROR))
