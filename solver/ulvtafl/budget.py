@@ -33,9 +33,13 @@ def available_memory() -> int:
         return FALLBACK
 
 
+_AVAILABLE_AT_IMPORT = available_memory()  # read once: solves touch no file afterwards
+
+
 def default_memory() -> int:
-    """The memory budget used when none is given: 40% of what is available now."""
-    return max(64 << 20, int(available_memory() * DEFAULT_SHARE))
+    """The memory budget used when none is given: 40% of the memory that was available
+    when fleece loaded (read once, so a solve touches no file)."""
+    return max(64 << 20, int(_AVAILABLE_AT_IMPORT * DEFAULT_SHARE))
 
 
 def parse_memory(text: str) -> int:
