@@ -334,8 +334,9 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
                 f"{t['nodes']:,}: {t['proof_number']}/{t['disproof_number']}"
                 for t in r["trace"][-12:]))
         out.append("")
-    if any(r.get("longest_line") for r in rows):
-        out += [PLAN]
+    ends = [ending(r["position"], r["longest_line"]) for r in rows if r.get("longest_line")]
+    if ends and all("wolves have no legal move" in x for x in ends):
+        out += [PLAN]  # its words hold for exactly these endings
     if var:
         out += ["## U6 variants (one wolf)", "",
                 "### Movement limits", "", "| setup | limits | value | proof size | nodes |",
@@ -376,15 +377,15 @@ def ending(position: str, line: list[str]) -> str:
 
 PLAN = """## How the sheep win, and how the wolves resist
 
-Read from the certificates and the longest defences above (each line replayed by the
-reference model): the wolves' best defence is not to wait in the paddock but to come out
-and take what is offered, jumping into the sheep's half; the sheep's winning plan gives up
-sheep on purpose where a capture pulls the wolf down into their home ranks, then closes
-the points around it, so the game ends with the wolf shut in among the sheep (no legal
-move, U5) long before the paddock is full. The sheep's moves in the certificates keep
-every jumpable sheep covered (the point behind it taken) except where the sacrifice is the
-plan, and advance the flock rank by rank, side sheep first. The 20-sheep start is open:
-see its frontier above for the root moves' numbers and where the search would look next.
+Read from the lines above (each replayed by the reference model; "how it ends" is computed,
+not written by hand): in every proved setup the wolf's longest defence is to come out of
+the paddock and take what it can, and it loses by being shut in deep in the sheep's half
+(no legal move, U5) with 9 or 10 sheep left, not by a full paddock. The sheep's winning plan
+is to let the wolf capture its way down into their home ranks and then close the last
+points around it. These are the certificates' lines against the longest resistance; other
+winning plans may exist. The 20-sheep start is open: its frontier above gives the root
+moves' proof and disproof numbers and the line the search would look at next (the search's
+own choice, not a claim about best play).
 """
 
 
