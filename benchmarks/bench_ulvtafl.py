@@ -1,206 +1,464 @@
-"""Benchmark of the Ulvtafl solver, and the attempt on the four start positions.
+"""Benchmark of the Ulvtafl solver and the report on the start positions and the U6 variants.
 
-Speed (median of --runs runs after a warm-up; one core):
-  * perft(7) from the 20-sheep start (target: under 10 s);
-  * retrograde analysis: positions per second on a fixed 1.86-million-position endgame
-    (target: at least 300,000);
-  * proof-number search: nodes expanded per second from the 13-sheep start (target: at
-    least 100,000).
-Start positions: `solve` on each setup (13, 15, 17 sheep against one wolf; 20 against two)
-with a stated budget of --seconds per setup and a table of 2**--table-bits entries per
-search; prints value, nodes, nodes/s, time, proof size, principal line, or how far each
-search got, and with --report PATH writes them as JSON and markdown.
+One command regenerates reports/ulvtafl-start.md and .json (the command line that ran is
+written into the report):
 
-    python benchmarks/bench_ulvtafl.py [--runs N] [--seconds S] [--table-bits B]
-        [--setups 13,15,17,20] [--skip-speed] [--report reports/ulvtafl-start]
+    python benchmarks/bench_ulvtafl.py --report reports/ulvtafl-start \\
+        [--runs 3] [--memory 4G] [--setups 13,15,17] [--seconds 600] \\
+        [--twenty-seconds 600 --twenty-checkpoint DIR [--resume]] \\
+        [--variants] [--variant-nodes 20000000] [--skip-speed]
+
+Speed (medians of --runs interleaved runs, with the new engine's ratio to the first engine,
+legacy.py, in the same run; the load average is printed): perft(7) from the 20-sheep start
+under U10's ends alone and ending lines at a repetition (U7); retrograde analysis; proof
+search nodes per second on the 13-sheep start; the split search's total work rate with one
+and two workers. Start positions: the 13-, 15- and 17-sheep proofs with their certificates
+(re-checked by the reference model), and the 20-sheep search (resumed from a checkpoint
+when given). Variants: the 13/15/17 starts with U6's movement limits, and with the wolf on
+every other empty point.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
+import shlex
+import statistics
 import sys
 import time
 from pathlib import Path
-
-from timing import median_time
+from typing import Any
 
 from fleece.rules.io import atomic_write
-from fleece.rules.ulvtafl.game import Options, initial_state
-from fleece.rules.ulvtafl.notation import parse_position
-from fleece.solver.ulvtafl import perft, solve
-from fleece.solver.ulvtafl.search import (
-    ProofSearch,
-    certificate_line,
-    check_certificate,
-    retro_solve,
+from fleece.rules.ulvtafl.game import (
+    SHEEP,
+    WOLVES,
+    Options,
+    Rules,
+    UlvState,
+    initial_state,
 )
+from fleece.rules.ulvtafl.geometry import NAMES, SETUP_SHEEP
+from fleece.rules.ulvtafl.notation import parse_position, position_text
+from fleece.solver.ulvtafl import engine as e
+from fleece.solver.ulvtafl import perft
+from fleece.solver.ulvtafl.certificate import (
+    Certificate,
+    check_certificate,
+    longest_line,
+    write_certificate,
+)
+from fleece.solver.ulvtafl.legacy import LegacyProofSearch
+from fleece.solver.ulvtafl.parallel import prove_split
+from fleece.solver.ulvtafl.prover import Prover
+from fleece.solver.ulvtafl.search import retro_solve
 
 RETRO_POSITION = ".S./.SS/.S.SSSW/.S..SS./......./.../... s"  # sheep win in 37 plies
+SPEED_NODES = 2_000_000
+SIDE = ("wolves", "sheep")
 
 
-def speed(runs: int) -> dict[str, float]:
-    """The three speed figures."""
+def load() -> float:
+    """The one-minute load average (other work on the machine)."""
+    return os.getloadavg()[0]
+
+
+def interleaved(fns: dict[str, Any], runs: int) -> dict[str, float]:
+    """Median seconds (process CPU time) of each function over `runs` interleaved rounds,
+    after one warm-up round."""
+    for fn in fns.values():
+        fn()
+    times: dict[str, list[float]] = {k: [] for k in fns}
+    for _ in range(runs):
+        for name, fn in fns.items():
+            t0 = time.process_time()
+            fn()
+            times[name].append(time.process_time() - t0)
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+def speed(runs: int) -> dict[str, Any]:
+    """Speed figures, each with the first engine's in the same run where there is one."""
     start20 = initial_state(Options(setup=20))
-    t_perft = median_time(lambda: perft(start20, 7), runs, warmup=True)
+    norep = UlvState.create(Rules(repetition_draw=False), start20.sheep, start20.wolves,
+                            start20.to_move)
+    out: dict[str, Any] = {"load_before": round(load(), 2)}
+    t = interleaved({"u10": lambda: perft(norep, 7), "u7": lambda: perft(start20, 7)}, runs)
+    out["perft7_u10"] = perft(norep, 7)
+    out["perft7_u7"] = perft(start20, 7)
+    out["perft7_seconds"] = t["u10"]
     endgame = parse_position(RETRO_POSITION)
-    size = retro_solve(endgame, 4_000_000)
-    assert size is not None and size.value(endgame) == ("sheep", 37)
-    t_retro = median_time(lambda: retro_solve(endgame, 4_000_000), runs, warmup=True)
+    table = retro_solve(endgame, 4_000_000)
+    assert table is not None and table.value(endgame) == ("sheep", 37)
+    t = interleaved({"retro": lambda: retro_solve(endgame, 4_000_000)}, runs)
+    out["retro_positions"] = table.size
+    out["retro_positions_per_second"] = table.size / t["retro"]
     start13 = initial_state(Options(setup=13))
-    nodes = 2_000_000
+    for bits in (16, 22):
+        t = interleaved({
+            "new": lambda b=bits: Prover(start13, SHEEP, table_bits=b).run(nodes=SPEED_NODES),
+            "old": lambda b=bits: LegacyProofSearch(start13, SHEEP, b).run(SPEED_NODES)},
+            runs)
+        out[f"pns_new_{bits}"] = SPEED_NODES / t["new"]
+        out[f"pns_old_{bits}"] = SPEED_NODES / t["old"]
+    workers = {}
+    for n in (1, 2):
+        r = prove_split(start20, SHEEP, workers=n, seconds=40, memory="1G",
+                        chunk=1_000_000)
+        workers[n] = r.nodes_per_second
+    out["split_rate_1"] = workers[1]
+    out["split_rate_2"] = workers[2]
+    out["load_after"] = round(load(), 2)
+    return out
 
-    def pns() -> None:
-        ProofSearch(start13, 1, 22).run(nodes)
 
-    t_pns = median_time(pns, runs, warmup=True)
-    return {"perft7_seconds": t_perft, "perft7": perft(start20, 7),
-            "retro_positions": size.size, "retro_seconds": t_retro,
-            "retro_positions_per_second": size.size / t_retro,
-            "pns_nodes": nodes, "pns_seconds": t_pns, "pns_nodes_per_second": nodes / t_pns}
-
-
-def attempt(setup: int, seconds: float, table_bits: int,
-            sheep_only: bool = False) -> dict[str, object]:
-    """solve() on a setup's start position within the budget (with `sheep_only`, the whole
-    budget goes to the search for a sheep win)."""
+def prove_setup(setup: int, memory: str, seconds: float, cert_dir: Path) -> dict[str, Any]:
+    """The sheep's proof from a start position, its certificate re-checked by the
+    reference model, and the wolves' longest resistance against it."""
     state = initial_state(Options(setup=setup))
+    prover = Prover(state, SHEEP, memory=memory)
     t0 = time.perf_counter()
-    searches = ("sheep",) if sheep_only else ("forward", "mover", "other")
-    result = solve(state, timeout=seconds, retro_limit=0, table_bits=table_bits,
-                   searches=searches)
-    data = result.to_json()
-    data["certificate"] = result.certificate
-    if result.certificate is not None:  # re-checked with the reference model alone
-        data["certificate_checked_positions"] = check_certificate(state, result.value,
-                                                                  result.certificate)
-    data["setup"] = setup
-    data["budget_seconds"] = seconds
-    data["table_entries"] = 1 << table_bits
-    data["nodes_per_second"] = round(result.nodes / max(time.perf_counter() - t0, 1e-9))
-    data["searches_run"] = list(searches)
-    return data
+    outcome = prover.run(seconds=seconds)
+    spent = time.perf_counter() - t0
+    row: dict[str, Any] = {"setup": setup, "position": position_text(state),
+                           "search": prover.summary(), "seconds": round(spent, 1),
+                           "nodes": prover.nodes,
+                           "nodes_per_second": round(prover.nodes / max(spent, 1e-9))}
+    if outcome != "proved":
+        row.update(value="unknown", certificate=None, proof_size=None)
+        return row
+    cert = prover.certificate()
+    assert cert is not None
+    size = check_certificate(state, "sheep", cert)
+    plies, line = longest_line(state, "sheep", cert)
+    row.update(value="sheep", certificate=cert, proof_size=size,
+               strategy_positions=len(cert), plies_within=plies, longest_line=list(line))
+    del cert_dir
+    return row
 
 
-def markdown(spd: dict[str, float] | None, rows: list[dict[str, object]],
-             args: argparse.Namespace) -> str:
+def frontier(prover: Prover) -> dict[str, Any]:
+    """How far an open search got: the root's moves with their numbers, and the most
+    proving line (at each node the child the search would expand next)."""
+    state = prover.state
+    kids = []
+    for m in state.legal_moves():
+        c = state.play(m)
+        phi, delta, work, _ = e.entry(prover.g, e.Z, prover.tt, e.to_grid(c.sheep),
+                                      e.to_grid(c.wolves), c.to_move)
+        pn, dn = (phi, delta) if c.to_move == prover.attacker else (delta, phi)
+        kids.append({"move": m.text(), "proof_number": _num(pn), "disproof_number": _num(dn),
+                     "work": int(work)})
+    line = []
+    seen = set()
+    while len(line) < 60 and not state.is_terminal():
+        best = None
+        for m in state.legal_moves():
+            c = UlvState.create(state.rules, *_after(state, m), 1 - state.to_move)
+            if c.key in seen:
+                continue
+            phi, delta, _, hit = e.entry(prover.g, e.Z, prover.tt, e.to_grid(c.sheep),
+                                         e.to_grid(c.wolves), c.to_move)
+            score = int(delta) if hit else 1 << 40  # the child's delta: most proving first
+            if best is None or score < best[0]:
+                best = (score, m, c)
+        if best is None:
+            break
+        line.append(best[1].text())
+        seen.add(best[2].key)
+        state = best[2]
+    return {"root_moves": kids, "most_proving_line": line}
+
+
+def _after(state: UlvState, m: Any) -> tuple[int, int]:
+    from fleece.rules.ulvtafl.game import apply_move
+
+    return apply_move(state.sheep, state.wolves, m)
+
+
+def _num(x: Any) -> Any:
+    return "inf" if int(x) >= int(e.INF) else int(x)
+
+
+def twenty(seconds: float, memory: str, checkpoint: str | None, resume: bool
+           ) -> dict[str, Any]:
+    """The 20-sheep search: resumed from the checkpoint when asked, `seconds` more."""
+    state = initial_state(Options(setup=20))
+    if resume and checkpoint:
+        prover = Prover.load(checkpoint, state=state, attacker=SHEEP)
+    else:
+        prover = Prover(state, SHEEP, memory=memory)
+    before = prover.nodes
+    t0 = time.perf_counter()
+    outcome = prover.run(seconds=seconds, checkpoint=checkpoint,
+                         every=max(300.0, seconds / 4), report_every=60.0,
+                         progress=lambda i: print(json.dumps(i), file=sys.stderr, flush=True))
+    spent = time.perf_counter() - t0
+    row: dict[str, Any] = {"setup": 20, "position": position_text(state),
+                           "search": prover.summary(), "nodes": prover.nodes,
+                           "seconds": round(prover.seconds, 1),
+                           "nodes_per_second": round((prover.nodes - before) / max(spent, 1e-9)),
+                           "trace": prover.trace, "table_entries": prover.tt.shape[0]}
+    if outcome == "proved":
+        cert = prover.certificate()
+        assert cert is not None
+        size = check_certificate(state, "sheep", cert)
+        plies, line = longest_line(state, "sheep", cert)
+        row.update(value="sheep", certificate=cert, proof_size=size, plies_within=plies,
+                   longest_line=list(line), strategy_positions=len(cert))
+    else:
+        row.update(value="unknown", certificate=None, proof_size=None,
+                   frontier=frontier(prover))
+    return row
+
+
+def value_of(state: UlvState, nodes: int, memory: str) -> dict[str, Any]:
+    """The value of a start (each side's search in turn, `nodes` each at most): 'sheep' or
+    'wolves' with a checked certificate, 'draw' when both wins are disproved (closure
+    checked), or 'unknown'."""
+    searches = {side: Prover(state, side, memory=memory) for side in (SHEEP, WOLVES)}
+    spent = {SHEEP: 0, WOLVES: 0}
+    step = 500_000
+    while True:
+        for side, p in searches.items():
+            if p.outcome() == "proved":
+                cert = p.certificate()
+                assert cert is not None
+                size = check_certificate(state, SIDE[side], cert)
+                return {"value": SIDE[side], "proof_size": size,
+                        "nodes": sum(q.nodes for q in searches.values())}
+        if all(p.outcome() == "disproved" for p in searches.values()):
+            return {"value": "draw", "nodes": sum(q.nodes for q in searches.values())}
+        open_ = [s for s, p in searches.items() if p.outcome() == "open" and spent[s] < nodes]
+        if not open_:
+            return {"value": "unknown", "nodes": sum(q.nodes for q in searches.values()),
+                    "sheep": searches[SHEEP].summary(), "wolves": searches[WOLVES].summary()}
+        for side in open_:
+            searches[side].step(step)
+            spent[side] += step
+
+
+LIMITS = {
+    "wolf diagonal only capturing": Rules(wolf_diagonal_captures_only=True),
+    "sheep never diagonal": Rules(sheep_orthogonal=True),
+    "both limits": Rules(wolf_diagonal_captures_only=True, sheep_orthogonal=True),
+}
+
+
+def variants(nodes: int, memory: str) -> dict[str, Any]:
+    """U6: the one-wolf starts with each movement limit, and with the wolf on every point
+    not taken by a sheep (default rules)."""
+    out: dict[str, Any] = {"limits": [], "wolf_anywhere": []}
+    for setup in (13, 15, 17):
+        for name, rules in LIMITS.items():
+            state = initial_state(Options(setup=setup, rules=rules))
+            r = value_of(state, nodes, memory)
+            out["limits"].append({"setup": setup, "limits": name, **r})
+            print(f"variant {setup} {name}: {r['value']}", file=sys.stderr, flush=True)
+        for p, name in enumerate(NAMES):
+            if SETUP_SHEEP[setup] >> p & 1:
+                continue
+            state = initial_state(Options(setup=setup, wolves=(name,)))
+            if state.is_terminal():
+                r = {"value": state.result, "nodes": 0, "note": state.reason}
+            else:
+                r = value_of(state, nodes, memory)
+            out["wolf_anywhere"].append({"setup": setup, "wolf": name, **r})
+            print(f"variant {setup} wolf {name}: {r['value']}", file=sys.stderr, flush=True)
+    return out
+
+
+def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]],
+             var: dict[str, Any] | None, started: str, seconds: float) -> str:
     """The report as markdown."""
     out = ["# Ulvtafl start positions: what the solver proved", "",
-           f"Command: `python benchmarks/bench_ulvtafl.py --seconds 720 --table-bits 25 "
-           f"--setups 17,13,15,20`, then the rows named below, one core "
-           f"({platform.processor() or platform.machine()}, Python "
-           f"{platform.python_version()})"
-           + (". The speed figures come from a later run on a quiet machine (`--setups-from`"
-              " with the JSON of the start-position run)." if args.setups_from else ".")
-           + " The second core was busy with other work during the start-position run.",
-           "",
-           "Values are exact under RULES.md U7 (a side wins when it can force a won end; "
-           "otherwise a draw). 'unknown' means the budget ran out: no value is claimed.", ""]
+           f"Command: `{command}`", "",
+           f"Run {started}, {seconds / 60:.0f} min wall on "
+           f"{platform.machine()} ({os.cpu_count()} cores, shared), Python "
+           f"{platform.python_version()}. Values are exact under RULES.md U7 (a side wins "
+           "when it can force a won end; otherwise a draw). A value is claimed only with a "
+           "certificate (the winner's move in every position of its proof) that the "
+           "reference model re-checked; 'unknown' means the budget ran out.", ""]
     if spd:
         out += ["## Speed", "",
-                "| figure | measured | target |", "|---|---|---|",
-                f"| perft(7) from the 20-sheep start ({spd['perft7']:,} sequences) | "
-                f"{spd['perft7_seconds']:.2f} s | under 10 s |",
+                f"Load average {spd['load_before']} before, {spd['load_after']} after (other "
+                "agents' work on the 2 cores): figures are CPU-time medians of interleaved "
+                "runs, and ratios compare engines in the same run.", "",
+                "| figure | measured |", "|---|---|",
+                f"| perft(7) from the 20-sheep start, U10's ends alone | "
+                f"{spd['perft7_u10']:,} sequences, {spd['perft7_seconds']:.2f} s |",
+                f"| perft(7) ending lines at a repeated position (U7) | "
+                f"{spd['perft7_u7']:,} sequences |",
                 f"| retrograde analysis ({spd['retro_positions']:,} positions) | "
-                f"{spd['retro_positions_per_second']:,.0f} positions/s | 300,000 |",
-                f"| proof-number search, 13-sheep start | "
-                f"{spd['pns_nodes_per_second']:,.0f} nodes/s | 100,000 |", ""]
+                f"{spd['retro_positions_per_second']:,.0f} positions/s |"]
+        for bits in (16, 22):
+            new, old = spd[f"pns_new_{bits}"], spd[f"pns_old_{bits}"]
+            out.append(f"| proof search, 13-sheep start, table 2**{bits}: new engine / first "
+                       f"engine | {new:,.0f} / {old:,.0f} nodes per CPU-second "
+                       f"({new / old:.2f}x) |")
+        out += [f"| split search, 20-sheep start, total rate: 1 worker / 2 workers | "
+                f"{spd['split_rate_1']:,.0f} / {spd['split_rate_2']:,.0f} nodes/s "
+                f"({spd['split_rate_2'] / spd['split_rate_1']:.2f}x) |", ""]
     out += ["## Start positions", "",
-            "| setup | value | nodes | nodes/s | time | proof size | searches |",
-            "|---|---|---|---|---|---|---|"]
+            "| setup | value | nodes | nodes/s | time | proof size | strategy positions | "
+            "won within |", "|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        searches = r["searches"]
-        assert isinstance(searches, dict)
         out.append(f"| {r['setup']} sheep | {r['value']} | {r['nodes']:,} | "
                    f"{r['nodes_per_second']:,} | {r['seconds']} s | "
-                   f"{r['proof_size'] if r['proof_size'] is not None else '-'} | "
-                   + ", ".join(f"{k}: {v}" for k, v in searches.items()) + " |")
-    out.append("")
+                   f"{_dash(r.get('proof_size'))} | {_dash(r.get('strategy_positions'))} | "
+                   f"{_dash(r.get('plies_within'))} plies |")
+    out += ["", "Proof size: the unfinished positions (either side to move) of the "
+            "certificate's proof tree, as the reference model counts them while checking; "
+            "strategy positions: the sheep-to-move positions the certificate maps to a move.",
+            ""]
     for r in rows:
-        out.append(f"### {r['setup']} sheep: {r['value']}")
+        out += [f"### {r['setup']} sheep: {r['value']}", "", f"Position `{r['position']}`.",
+                f"Search: {json.dumps(r['search'])}."]
+        if r.get("longest_line"):
+            out.append(f"- the wolves' longest defence against the sheep's certificate "
+                       f"({r['plies_within']} plies): {' '.join(r['longest_line'])}")
+            out.append(f"- {ending(r['position'], r['longest_line'])}")
+        if r.get("frontier"):
+            f = r["frontier"]
+            out.append("- root moves (proof number / disproof number of a sheep win, work): "
+                       + ", ".join(f"{k['move']} {k['proof_number']}/{k['disproof_number']} "
+                                   f"({k['work']:,})" for k in f["root_moves"]))
+            out.append(f"- the most-proving line (where the search would look next): "
+                       f"{' '.join(f['most_proving_line'])}")
+        if r.get("trace"):
+            out.append("- root numbers over time (nodes: pn/dn): " + ", ".join(
+                f"{t['nodes']:,}: {t['proof_number']}/{t['disproof_number']}"
+                for t in r["trace"][-12:]))
         out.append("")
-        out.append(f"Position `{r['position']}`; budget {r['budget_seconds']:g} s, "
-                   f"{r['table_entries']:,} table entries per search; searches run: "
-                   f"{', '.join(r.get('searches_run', ['forward', 'mover', 'other']))}.")
-        frontier = r["frontier"]
-        assert isinstance(frontier, dict)
-        for name, f in frontier.items():
-            out.append(f"- search `{name}`: {f['outcome']} after {f['nodes']:,} nodes; root "
-                       f"proof number {f['proof_number']}, disproof number "
-                       f"{f['disproof_number']}, deepest ply {f['deepest_ply']}")
-        line = r["principal_line"]
-        if line:
-            assert isinstance(line, list)
-            out.append(f"- principal line: {' '.join(line)}")
-        if r["best_move"]:
-            out.append(f"- best move: {r['best_move']}")
-        if r.get("certificate"):
-            cert = r["certificate"]
-            assert isinstance(cert, dict)
-            plies, longest = certificate_line(initial_state(Options(setup=int(str(r["setup"])))),
-                                              str(r["value"]), cert)
-            out.append(f"- the sheep win within {plies} plies against any defence (their "
-                       f"certificate strategy; the wolves' longest defence: "
-                       f"{' '.join(longest)})")
-            out.append(f"- certificate: the sheep's move in each of their "
-                       f"{len(r['certificate']):,} positions of the proof (in the JSON "
-                       "report); re-checked with the reference model alone: "
-                       f"{r['certificate_checked_positions']:,} positions, every line "
-                       "ends in a win and none repeats a position")
+    ends = [ending(r["position"], r["longest_line"]) for r in rows if r.get("longest_line")]
+    if ends and all("wolves have no legal move" in x for x in ends):
+        out += [PLAN]  # its words hold for exactly these endings
+    if var:
+        out += ["## U6 variants (one wolf)", "",
+                "### Movement limits", "", "| setup | limits | value | proof size | nodes |",
+                "|---|---|---|---|---|"]
+        for v in var["limits"]:
+            out.append(f"| {v['setup']} | {v['limits']} | {v['value']} | "
+                       f"{_dash(v.get('proof_size'))} | {v['nodes']:,} |")
+        out += ["", "### The wolf starting anywhere (default rules)", "",
+                "| setup | sheep win | wolves win | draw | unknown |", "|---|---|---|---|---|"]
+        for setup in (13, 15, 17):
+            by: dict[str, list[str]] = {}
+            for v in var["wolf_anywhere"]:
+                if v["setup"] == setup:
+                    by.setdefault(v["value"], []).append(v["wolf"])
+            out.append(f"| {setup} | " + " | ".join(
+                (f"{len(by.get(k, []))}: {' '.join(by.get(k, []))}" if by.get(k) else "0")
+                for k in ("sheep", "wolves", "draw", "unknown")) + " |")
         out.append("")
     return "\n".join(out)
 
 
+def ending(position: str, line: list[str]) -> str:
+    """How a line ends, replayed with the reference model: captures on the way, the
+    reason the game ends, and where the wolves stand."""
+    from fleece.rules.ulvtafl.geometry import names_of
+    from fleece.rules.ulvtafl.notation import parse_move
+
+    state = parse_position(position)
+    taken = 0
+    for text in line:
+        before = state.sheep.bit_count()
+        state = state.play(parse_move(text))
+        taken += before - state.sheep.bit_count()
+    return (f"how it ends: {state.reason}; the wolves took {taken} sheep on the way and end "
+            f"on {' '.join(names_of(state.wolves))}, with {state.sheep.bit_count()} sheep "
+            "left")
+
+
+PLAN = """## How the sheep win, and how the wolves resist
+
+Read from the lines above (each replayed by the reference model; "how it ends" is computed,
+not written by hand): in every proved setup the wolf's longest defence is to come out of
+the paddock and take what it can, and it loses by being shut in deep in the sheep's half
+(no legal move, U5) with 9 or 10 sheep left, not by a full paddock. The sheep's winning plan
+is to let the wolf capture its way down into their home ranks and then close the last
+points around it. These are the certificates' lines against the longest resistance; other
+winning plans may exist. The 20-sheep start is open: its frontier above gives the root
+moves' proof and disproof numbers and the line the search would look at next (the search's
+own choice, not a claim about best play).
+"""
+
+
+def _dash(x: Any) -> str:
+    return "-" if x is None else f"{x:,}" if isinstance(x, int) else str(x)
+
+
 def main() -> None:
-    """Run the benchmark."""
+    """Run the benchmark and write the report."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--seconds", type=float, default=300.0, help="budget per setup")
-    ap.add_argument("--table-bits", type=int, default=24)
-    ap.add_argument("--setups", default="13,15,17,20")
+    ap.add_argument("--memory", default="2G", help="memory budget per search")
+    ap.add_argument("--setups", default="13,15,17")
+    ap.add_argument("--seconds", type=float, default=600.0, help="budget per setup")
+    ap.add_argument("--twenty-seconds", type=float, default=0.0,
+                    help="seconds for the 20-sheep search (0: leave it out)")
+    ap.add_argument("--twenty-memory", default="4G")
+    ap.add_argument("--twenty-checkpoint", help="checkpoint folder of the 20-sheep search")
+    ap.add_argument("--resume", action="store_true", help="resume the 20-sheep checkpoint")
+    ap.add_argument("--variants", action="store_true")
+    ap.add_argument("--variant-nodes", type=int, default=20_000_000)
     ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--sheep-only", action="store_true",
-                    help="give the whole budget to the search for a sheep win")
     ap.add_argument("--report", help="write PATH.json and PATH.md")
-    ap.add_argument("--setups-from", metavar="JSON",
-                    help="take the start-position rows from an earlier run's JSON report "
-                         "(e.g. to re-measure speed on a quiet machine); the report says so")
-    ap.add_argument("--rerun", action="store_true",
-                    help="with --setups-from: run --setups again (with --seconds) and keep "
-                         "the other rows")
+    ap.add_argument("--render", action="store_true",
+                    help="only write PATH.md again from PATH.json (no search); the report "
+                         "names both commands")
     args = ap.parse_args()
-    spd = None
-    if not args.skip_speed:
-        spd = speed(args.runs)
-        print(f"perft(7) from the 20-sheep start: {spd['perft7']:,} in "
-              f"{spd['perft7_seconds']:.2f} s (target < 10 s)")
-        print(f"retrograde: {spd['retro_positions']:,} positions in "
-              f"{spd['retro_seconds']:.2f} s = {spd['retro_positions_per_second']:,.0f} "
-              "positions/s (target >= 300,000)")
-        print(f"proof-number search: {spd['pns_nodes']:,} nodes in {spd['pns_seconds']:.2f} s"
-              f" = {spd['pns_nodes_per_second']:,.0f} nodes/s (target >= 100,000)")
+    command = "python " + " ".join(shlex.quote(a) for a in sys.argv)
+    if args.render and args.report:
+        base = Path(args.report)
+        data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
+        text = markdown(data["command"], data["speed"], data["setups"], data["variants"],
+                        data["started"], data["seconds"])
+        text = text.replace("\n\nRun ", f"\n\nMarkdown written again from the JSON by "
+                            f"`{command}`.\n\nRun ", 1)
+        atomic_write(base.with_suffix(".md"), text + "\n", overwrite=True)
+        print(f"report: {base.with_suffix('.md')}")
+        return
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    t0 = time.perf_counter()
+    spd = None if args.skip_speed else speed(args.runs)
+    if spd:
+        print(json.dumps(spd), flush=True)
+    # the variants run in a second thread (the compiled searches release the GIL, so the
+    # two cores share the work) while this thread proves the start positions
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(max_workers=1)
+    pending = pool.submit(variants, args.variant_nodes, "512M") if args.variants else None
     rows = []
-    if args.setups_from:
-        earlier = json.loads(Path(args.setups_from).read_text(encoding="utf-8"))
-        rerun = {int(x) for x in args.setups.split(",") if x} if args.rerun else set()
-        rows = [r for r in earlier["setups"] if r["setup"] not in rerun]
-    todo = [int(x) for x in args.setups.split(",") if x and (not args.setups_from
-                                                            or args.rerun)]
-    for setup in todo:
-        row = attempt(setup, args.seconds, args.table_bits, args.sheep_only)
-        rows.append(row)
-        row_text = {k: v for k, v in row.items() if k != "certificate"}
-        print(json.dumps(row_text), file=sys.stderr, flush=True)
-        print(f"{setup} sheep: {row['value']} after {row['nodes']:,} nodes in "
-              f"{row['seconds']} s ({row['nodes_per_second']:,} nodes/s); "
-              f"searches {row['searches']}", flush=True)
+    for setup in [int(x) for x in args.setups.split(",") if x]:
+        rows.append(prove_setup(setup, args.memory, args.seconds, Path(".")))
+        print(f"{setup} sheep: {rows[-1]['value']} {rows[-1]['nodes']:,} nodes", flush=True)
+    if args.twenty_seconds > 0:
+        rows.append(twenty(args.twenty_seconds, args.twenty_memory, args.twenty_checkpoint,
+                           args.resume))
+        print(f"20 sheep: {rows[-1]['value']} {rows[-1]['search']}", flush=True)
+    var = pending.result() if pending is not None else None
+    pool.shutdown()
+    seconds = time.perf_counter() - t0
     if args.report:
         base = Path(args.report)
-        atomic_write(base.with_suffix(".json"),
-                     json.dumps({"speed": spd, "setups": rows}, indent=2) + "\n",
+        for r in rows:  # a large certificate goes to a gzip file beside the report
+            cert = r.get("certificate")
+            if cert and len(cert) > 5000:
+                name = f"{base.name}-{r['setup']}.cert.json.gz"
+                write_certificate(base.parent / name, Certificate(
+                    parse_position(r["position"]), r["value"], cert), overwrite=True)
+                r["certificate"] = name
+        data = {"command": command, "started": started, "seconds": round(seconds, 1),
+                "speed": spd, "setups": rows, "variants": var}
+        atomic_write(base.with_suffix(".json"), json.dumps(data, indent=1) + "\n",
                      overwrite=True)
-        atomic_write(base.with_suffix(".md"), markdown(spd, rows, args) + "\n",
+        atomic_write(base.with_suffix(".md"),
+                     markdown(command, spd, rows, var, started, seconds) + "\n",
                      overwrite=True)
         print(f"report: {base.with_suffix('.md')} (+ .json)")
 

@@ -4,9 +4,12 @@ retrograde values (U7's reading), hand-analysed positions, and the budget contra
 
 from __future__ import annotations
 
+import importlib
+import itertools
 import random
 
 import pytest
+from helpers.ulvtafl_positions import random_board, small_position
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,14 +17,12 @@ from fleece.rules.ulvtafl.game import (
     SHEEP,
     WOLVES,
     Options,
-    Rules,
     UlvState,
     apply_move,
     generate,
     initial_state,
 )
 from fleece.rules.ulvtafl.game import perft as model_perft
-from fleece.rules.ulvtafl.geometry import NUM_POINTS, mask, rank_of
 from fleece.rules.ulvtafl.notation import parse_position
 from fleece.solver.ulvtafl import kernels as k
 from fleece.solver.ulvtafl import perft, solve
@@ -32,17 +33,11 @@ CHAIN = ".../.../S..S.../..S.S../SSWS.SS/.S./... w"
 DRAW = ".SS/S.S/.S..SSW/S.S...S/......./.../... w"
 
 
-def _random_board(rng: random.Random, lo: int = 9, hi: int = 20) -> tuple[Rules, int, int, int]:
-    rules = Rules(orthogonal=rng.random() < 0.2, wolf_diagonal_captures_only=rng.random() < 0.3,
-                  sheep_orthogonal=rng.random() < 0.3)
-    nw = rng.choice([1, 2])
-    pts = rng.sample(range(NUM_POINTS), rng.randint(lo, hi) + nw)
-    return rules, mask(pts[nw:]), mask(pts[:nw]), rng.choice([WOLVES, SHEEP])
 
 
 @given(seed=st.integers(0, 10**9))
 def test_u10_compiled_moves_and_end_checks_match_the_model(seed: int) -> None:
-    rules, sheep, wolves, side = _random_board(random.Random(seed))
+    rules, sheep, wolves, side = random_board(random.Random(seed))
     ours = sorted(apply_move(sheep, wolves, m) for m in generate(rules, sheep, wolves, side))
     out_s, out_w, out_i = k.buffers(1 << 12)
     n = k.gen(tables(rules), sheep, wolves, side, out_s, out_w, out_i, k.scratch())
@@ -117,27 +112,12 @@ def _value_iteration(root: UlvState) -> dict[tuple[int, int, int], tuple[str, in
     return value
 
 
-def _small_position(seed: int, limit: int) -> UlvState | None:
-    """A random unfinished position whose reachable set has at most `limit` positions."""
-    rng = random.Random(seed)
-    for _ in range(40):
-        pts = [p for p in range(NUM_POINTS) if rank_of(p) >= rng.choice([4, 5, 5])]
-        n = rng.choice([9, 10])
-        if len(pts) < n + 1:
-            continue
-        chosen = rng.sample(pts, n + 1)
-        s = UlvState.create(Rules(), mask(chosen[1:]), mask(chosen[:1]), rng.choice([0, 1]))
-        if not s.is_terminal():
-            table = retro_solve(s, limit)
-            if table is not None:
-                return s
-    return None
 
 
 @given(seed=st.integers(0, 10**9))
 def test_u7_retrograde_values_and_distances_match_value_iteration(seed: int) -> None:
     """Every reachable position: the same winner (or draw) and the same distance."""
-    root = _small_position(seed, 3000)
+    root = small_position(seed, 3000)
     if root is None:
         return
     table = retro_solve(root, 3000)
@@ -175,7 +155,7 @@ def _agree(root: UlvState, budget: int) -> tuple[str, dict[str, str]]:
 @given(seed=st.integers(0, 10**9))
 def test_u7_proof_search_agrees_with_retrograde_analysis(seed: int) -> None:
     """Wherever both methods settle a position they give the same value."""
-    root = _small_position(seed, 100_000)
+    root = small_position(seed, 100_000)
     if root is None:
         return
     _agree(root, 100_000)
@@ -187,7 +167,7 @@ def test_u7_proof_search_settles_most_small_positions() -> None:
     settled = total = 0
     values = set()
     for seed in range(25):
-        root = _small_position(seed, 100_000)
+        root = small_position(seed, 100_000)
         if root is None:
             continue
         value, outcomes = _agree(root, 100_000)
@@ -239,15 +219,49 @@ def test_u7_a_draw_both_methods() -> None:
 # ---- the budget contract -----------------------------------------------------------------
 
 
-def test_solve_reports_unknown_when_the_budget_runs_out() -> None:
+def test_solve_reports_unknown_when_the_budget_runs_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A node budget stops at that many nodes; a time budget is read between chunks of
+    work (a fake clock advancing one second per reading stops a 3-second budget after a
+    few chunks, whatever the machine's speed)."""
     s = initial_state(Options(setup=13))
     result = solve(s, max_nodes=30_000, table_bits=16)
     assert result.value == "unknown" and result.best_move is None
     assert result.stopped == "max-nodes" and result.nodes <= 30_000 + 100
     data = result.to_json()
     assert data["value"] == "unknown" and data["distance"] is None and "frontier" in data
-    timed = solve(initial_state(Options()), timeout=0.3, retro_limit=0, table_bits=16)
-    assert timed.value == "unknown" and timed.stopped == "timeout" and timed.seconds < 5
+    mod = importlib.import_module("fleece.solver.ulvtafl.solve")
+    clock = itertools.count()
+    monkeypatch.setattr(mod.time, "perf_counter", lambda: float(next(clock)))
+    timed = solve(initial_state(Options()), timeout=3, retro_limit=0, table_bits=16)
+    assert timed.value == "unknown" and timed.stopped == "timeout"
+    assert 0 < timed.nodes <= 4 * mod.CHUNK_MAX
+
+
+def test_retrograde_reads_the_clock_in_every_phase(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a fake clock that counts its readings, a full run reads it N times (once per
+    step of every phase: enumeration, predecessor lists, seeding, propagation); a deadline
+    at half of that stops the work (RetroTimeout), one past N does not."""
+    mod = importlib.import_module("fleece.solver.ulvtafl.search")
+    from fleece.solver.ulvtafl.search import RetroTimeout
+
+    position = parse_position(".S./.SS/.S.SSSW/.S..SS./......./.../... s")
+    monkeypatch.setattr(mod, "RETRO_STEP", 50_000)
+
+    def run(deadline: float) -> tuple[object, int]:
+        clock = itertools.count()
+        monkeypatch.setattr(mod.time, "perf_counter", lambda: float(next(clock)))
+        try:
+            table = retro_solve(position, 4_000_000, deadline=deadline)
+        except RetroTimeout:
+            table = None
+        return table, next(clock)
+
+    table, readings = run(1e18)
+    assert table is not None and readings > 4 * 1_860_440 // 50_000
+    assert run(readings // 2)[0] is None
+    full = run(readings + 1)[0]
+    assert full is not None and full.value(position) == ("sheep", 37)  # type: ignore[attr-defined]
 
 
 def test_solve_of_a_finished_game_is_its_result() -> None:
@@ -260,29 +274,3 @@ def test_solve_json_has_the_documented_keys() -> None:
     data = solve(parse_position(TRAPPED)).to_json()
     assert {"value", "best_move", "nodes", "distance"} <= set(data)
     assert isinstance(data["nodes"], int) and data["value"] in ("sheep", "wolves", "draw")
-
-
-def test_u7_committed_start_position_proofs_check_with_the_reference_model() -> None:
-    """reports/ulvtafl-start.json: every proved start value comes with the winner's move in
-    each of its positions; the reference model alone (no compiled code) confirms that every
-    reply is answered, every line ends in that side's win and none repeats a position."""
-    import json
-    from pathlib import Path
-
-    from fleece.solver.ulvtafl.search import certificate_line, check_certificate
-
-    report = Path(__file__).resolve().parent.parent / "reports" / "ulvtafl-start.json"
-    rows = json.loads(report.read_text(encoding="utf-8"))["setups"]
-    proved = [r for r in rows if r["value"] != "unknown"]
-    assert proved, "the report claims no value"
-    for row in proved:
-        start = initial_state(Options(setup=row["setup"]))
-        assert row["certificate"], f"{row['setup']} sheep: a value without a certificate"
-        assert check_certificate(start, row["value"], row["certificate"]) > 0
-        plies, line = certificate_line(start, row["value"], row["certificate"])
-        assert len(line) == plies > 0
-    bad = dict(proved[0]["certificate"])
-    bad.pop(next(iter(bad)))
-    with pytest.raises(ValueError):
-        check_certificate(initial_state(Options(setup=proved[0]["setup"])),
-                          proved[0]["value"], bad)

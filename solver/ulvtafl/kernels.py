@@ -323,40 +323,50 @@ def find(tkeys: Any, tids: Any, key: int) -> int:
 
 @njit
 def enumerate_reachable(t: Any, root: int, max_nodes: int, tkeys: Any, tids: Any,
-                        keys: Any, stat: Any, start: Any, succ: Any, scr: Any) -> Any:
+                        keys: Any, stat: Any, start: Any, succ: Any, scr: Any, st: Any,
+                        steps: int) -> int:
     """Breadth-first enumeration of the positions reachable from `root` with their end
-    status and successor lists (CSR: succ[start[i]:start[i+1]]). Returns (nodes, edges,
-    why): why 0 complete, 1 max_nodes reached, 2 the edge space ran out, 3 a move list
-    overflowed."""
+    status and successor lists (CSR: succ[start[i]:start[i+1]]), resumable: st holds (next
+    position, positions, edges) between calls, each call handles at most `steps`
+    positions. Returns why it stopped: 0 complete, 1 max_nodes reached, 2 the edge space
+    ran out, 3 a move list overflowed, 4 paused (call again)."""
     os_ = np.zeros(CAP, dtype=np.int64)
     ow = np.zeros(CAP, dtype=np.int64)
     oi = np.zeros(CAP, dtype=np.int64)
-    find_or_add(tkeys, tids, root, 0)
-    keys[0] = root
-    n = 1
-    m = 0
-    i = 0
+    if st[1] == 0:
+        find_or_add(tkeys, tids, root, 0)
+        keys[0] = root
+        st[1] = 1
+    i = st[0]
+    n = st[1]
+    m = st[2]
     max_edges = succ.shape[0]
+    stop = i + steps
     while i < n:
+        if i >= stop:
+            st[0] = i
+            st[1] = n
+            st[2] = m
+            return 4
         key = keys[i]
         s = key_sheep(key)
         w = key_wolves(key)
         side = key_side(key)
         start[i] = m
-        st = status(t, s, w, side)
-        stat[i] = st
-        if st == ONGOING:
+        code = status(t, s, w, side)
+        stat[i] = code
+        if code == ONGOING:
             c = gen(t, s, w, side, os_, ow, oi, scr)
             if c < 0:
-                return n, m, 3
+                return 3
             if m + c > max_edges:
-                return n, m, 2
+                return 2
             for j in range(c):
                 ck = make_key(os_[j], ow[j], 1 - side)
                 r = find_or_add(tkeys, tids, ck, n)
                 if r < 0:
                     if n >= max_nodes:
-                        return n, m, 1
+                        return 1
                     keys[n] = ck
                     n += 1
                     r = -r - 1
@@ -364,45 +374,65 @@ def enumerate_reachable(t: Any, root: int, max_nodes: int, tkeys: Any, tids: Any
                 m += 1
         i += 1
     start[n] = m
-    return n, m, 0
+    st[0] = i
+    st[1] = n
+    st[2] = m
+    return 0
 
 
 @njit
-def retrograde(n: int, keys: Any, stat: Any, start: Any, succ: Any, val: Any,
-               dist: Any) -> None:
-    """Values and distances by retrograde analysis over the enumerated graph: val 1 the side
-    to move wins, 2 it loses, 0 neither can force a won end (a draw under U7); dist the
-    plies to the end with optimal play (the winner hurries, the loser delays)."""
-    m = start[n]
-    indeg = np.zeros(n + 1, dtype=np.int64)
-    for e in range(m):
+def retro_indegrees(succ: Any, lo: int, hi: int, indeg: Any) -> None:
+    """Count predecessors (indeg[j + 1] += 1 for each edge to j) over edges lo..hi-1."""
+    for e in range(lo, hi):
         indeg[succ[e] + 1] += 1
-    pstart = np.cumsum(indeg)
-    fill = pstart[:n].copy()
-    pred = np.empty(m, dtype=np.int32)
-    for i in range(n):
+
+
+@njit
+def retro_predecessors(start: Any, succ: Any, lo: int, hi: int, fill: Any,
+                       pred: Any) -> None:
+    """Write the predecessor lists of positions lo..hi-1's edges."""
+    for i in range(lo, hi):
         for e in range(start[i], start[i + 1]):
             j = succ[e]
             pred[fill[j]] = i
             fill[j] += 1
-    left = np.empty(n, dtype=np.int64)
-    queue = np.empty(n, dtype=np.int64)
-    head = 0
-    tail = 0
-    for i in range(n):
+
+
+@njit
+def retro_seed(lo: int, hi: int, keys: Any, stat: Any, start: Any, left: Any, val: Any,
+               dist: Any, queue: Any, qs: Any) -> None:
+    """Positions lo..hi-1: moves left to refute, and the finished ones queued with their
+    value (val 1 the side to move wins, 2 it loses) at distance 0."""
+    for i in range(lo, hi):
         left[i] = start[i + 1] - start[i]
         val[i] = 0
         dist[i] = -1
-        st = stat[i]
-        if st in (WOLVES_WON, SHEEP_WON):
+        code = stat[i]
+        if code in (WOLVES_WON, SHEEP_WON):
             side = key_side(keys[i])
-            mover_won = (st == WOLVES_WON and side == WOLVES) or \
-                (st == SHEEP_WON and side == SHEEP)
+            mover_won = (code == WOLVES_WON and side == WOLVES) or \
+                (code == SHEEP_WON and side == SHEEP)
             val[i] = 1 if mover_won else 2
             dist[i] = 0
-            queue[tail] = i
-            tail += 1
+            queue[qs[1]] = i
+            qs[1] += 1
+
+
+@njit
+def retro_propagate(pstart: Any, pred: Any, val: Any, dist: Any, left: Any, queue: Any,
+                    qs: Any, steps: int) -> bool:
+    """Retrograde analysis from the queued positions (qs: head, tail), at most `steps`
+    positions a call: a predecessor of a lost position is won, one whose every move was
+    refuted is lost; distances count plies (the winner hurries, the loser delays). True
+    when done; what is never reached is a draw (U7)."""
+    head = qs[0]
+    tail = qs[1]
+    stop = head + steps
     while head < tail:
+        if head >= stop:
+            qs[0] = head
+            qs[1] = tail
+            return False
         j = queue[head]
         head += 1
         for e in range(pstart[j], pstart[j + 1]):
@@ -421,289 +451,6 @@ def retrograde(n: int, keys: Any, stat: Any, start: Any, succ: Any, val: Any,
                     dist[i] = dist[j] + 1
                     queue[tail] = i
                     tail += 1
-
-
-# ---- df-pn -------------------------------------------------------------------------------
-
-
-@njit
-def tt_find(tk: Any, key: int) -> int:
-    """The slot holding `key` in the proof table, or -1 (8 slots probed)."""
-    mask = tk.shape[0] - 1
-    i = hslot(key, mask)
-    for _ in range(8):
-        if tk[i] == key:
-            return i
-        if tk[i] == -1:
-            return -1
-        i = (i + 1) & mask
-    return -1
-
-
-@njit
-def tt_store(tk: Any, tphi: Any, tdelta: Any, twork: Any, key: int, phi: int, delta: int,
-             work: int) -> None:
-    """Store a node's numbers; when its 8 slots are full, replace the one with least work
-    (never a settled entry while an unsettled one is there)."""
-    mask = tk.shape[0] - 1
-    i = hslot(key, mask)
-    victim = -1
-    vscore = 1 << 62
-    for _ in range(8):
-        k = tk[i]
-        if k == key or k == -1:
-            victim = i
-            break
-        score = twork[i]
-        if tphi[i] == 0 or tdelta[i] == 0:
-            score += 1 << 50
-        if score < vscore:
-            vscore = score
-            victim = i
-        i = (i + 1) & mask
-    if tk[victim] == key:
-        twork[victim] += work
-    else:
-        twork[victim] = work
-    tk[victim] = key
-    tphi[victim] = phi
-    tdelta[victim] = delta
-
-
-@njit
-def child_numbers(st: int, child_side: int, attacker: int) -> Any:
-    """(phi, delta) of a finished child from its mover's view, in a search for an attacker
-    win: phi 0 means the child's mover has what it wants, delta 0 that it cannot."""
-    awin = (st == WOLVES_WON and attacker == WOLVES) or (st == SHEEP_WON and attacker == SHEEP)
-    mover_is_attacker = child_side == attacker
-    if awin == mover_is_attacker:
-        return 0, INF
-    return INF, 0
-
-
-@njit
-def mid(t: Any, s: int, w: int, side: int, thphi: int, thdelta: int, ply: int, top: int,
-        attacker: int, tk: Any, tphi: Any, tdelta: Any, twork: Any, bs: Any, bw: Any,
-        bi: Any, bst: Any, bkey: Any, pk: Any, pbase: int, scr: Any, ctr: Any,
-        budget: int) -> None:
-    """Nagai's df-pn multiple-iterative-deepening step with Pawlewicz's 1+epsilon trick,
-    in phi/delta form: expand the most-proving child until the node's numbers reach the
-    thresholds. A position repeated on the path counts as no attacker win (U7)."""
-    ctr[0] += 1
-    if ply > ctr[1]:
-        ctr[1] = ply
-    start_nodes = ctr[0]
-    key = pk[ply]
-    if ply >= MAXD - 2:
-        ctr[2] += 1
-        tt_store(tk, tphi, tdelta, twork, key, INF - 1, INF - 1, 1)
-        return
-    n = gen(t, s, w, side, bs[top:], bw[top:], bi[top:], scr)
-    if n < 0:
-        ctr[3] += 1
-        tt_store(tk, tphi, tdelta, twork, key, INF - 1, INF - 1, 1)
-        return
-    cside = 1 - side
-    for i in range(top, top + n):
-        cs = bs[i]
-        cw = bw[i]
-        st = status(t, cs, cw, cside)
-        ck = make_key(cs, cw, cside)
-        if st == ONGOING and bi[i] == 0:
-            for j in range(pbase, ply + 1):
-                if pk[j] == ck:
-                    st = REPEATED
-                    break
-        bst[i] = st
-        bkey[i] = ck
-    phi_n = INF
-    delta_n = 0
-    while True:
-        phi_n = INF
-        delta_n = 0
-        best = -1
-        best_phi = 0
-        second = INF
-        for i in range(top, top + n):
-            st = bst[i]
-            if st == ONGOING:
-                j = tt_find(tk, bkey[i])
-                if j >= 0:
-                    cphi = tphi[j]
-                    cdelta = tdelta[j]
-                else:
-                    cphi = 1
-                    cdelta = 1
-            else:
-                cphi, cdelta = child_numbers(st, cside, attacker)
-            delta_n = min(INF, delta_n + cphi)
-            if cdelta < phi_n:
-                second = phi_n
-                phi_n = cdelta
-                best = i
-                best_phi = cphi
-            elif cdelta < second:
-                second = cdelta
-        if phi_n >= thphi or delta_n >= thdelta or ctr[0] >= budget or best < 0:
-            break
-        cth_phi = thdelta - delta_n + best_phi
-        cth_delta = min(thphi, second + second // 4 + 1)
-        if cth_phi > INF:
-            cth_phi = INF
-        if cth_delta > INF:
-            cth_delta = INF
-        pk[ply + 1] = bkey[best]
-        nb = ply + 1 if bi[best] else pbase
-        mid(t, bs[best], bw[best], cside, cth_phi, cth_delta, ply + 1, top + n, attacker,
-            tk, tphi, tdelta, twork, bs, bw, bi, bst, bkey, pk, nb, scr, ctr, budget)
-    tt_store(tk, tphi, tdelta, twork, key, phi_n, delta_n, ctr[0] - start_nodes + 1)
-
-
-@njit
-def settled_child(t: Any, cs: int, cw: int, cside: int, attacker: int, tk: Any, tphi: Any,
-                  tdelta: Any, want_proof: bool) -> bool:
-    """True when a child is settled the wanted way in the table: proved an attacker win
-    (`want_proof`) or disproved (no attacker win), a finished child by its result."""
-    st = status(t, cs, cw, cside)
-    if st != ONGOING:
-        awin = (st == WOLVES_WON and attacker == WOLVES) or \
-            (st == SHEEP_WON and attacker == SHEEP)
-        return awin == want_proof
-    j = tt_find(tk, make_key(cs, cw, cside))
-    if j < 0:
-        return False
-    if want_proof:
-        return bool(tphi[j] == 0) if cside == attacker else bool(tdelta[j] == 0)
-    return bool(tphi[j] == INF) if cside == attacker else bool(tdelta[j] == INF)
-
-
-@njit
-def stamped_add(skeys: Any, sgen: Any, gen_no: int, key: int) -> bool:
-    """Add a key to a set whose slots count only when stamped with `gen_no` (so the set is
-    emptied by changing the stamp, not by clearing it); True when it was new."""
-    mask = skeys.shape[0] - 1
-    i = hslot(key, mask)
-    while True:
-        if sgen[i] != gen_no:
-            sgen[i] = gen_no
-            skeys[i] = key
-            return True
-        if skeys[i] == key:
-            return False
-        i = (i + 1) & mask
-
-
-@njit
-def check_disproof(t: Any, root: int, attacker: int, tk: Any, tphi: Any, tdelta: Any,
-                   skeys: Any, sgen: Any, gen_no: int, parent: Any, nodes: Any, scr: Any,
-                   work: Any) -> int:
-    """Check that the table's disproof of `root` is closed: from every position of it, at
-    an attacker node every move leads to a disproved position or a finished game the
-    attacker has not won, and at a defender node some move does. Such a set is sound (the
-    defender can stay in it forever or reach such an end), so a disproof that leaned on a
-    repetition on one path (the GHI problem) or lost an entry of the table is caught. Every
-    failing position and the path from the root to it are reset to unknown, so the search
-    looks there again. Each position visited counts in work[0] (the search's node count).
-    Returns 1 (closed), 0 (failed and reset) or -2 (larger than the buffers)."""
-    os_ = np.zeros(CAP, dtype=np.int64)
-    ow = np.zeros(CAP, dtype=np.int64)
-    oi = np.zeros(CAP, dtype=np.int64)
-    limit = nodes.shape[0]
-    fails = np.empty(4096, dtype=np.int64)
-    nfail = 0
-    stamped_add(skeys, sgen, gen_no, root)
-    nodes[0] = root
-    parent[0] = -1
-    count = 1
-    head = 0
-    while head < count and nfail < 4096:
-        me = head
-        key = nodes[me]
-        head += 1
-        work[0] += 1
-        s = key_sheep(key)
-        w = key_wolves(key)
-        side = key_side(key)
-        n = gen(t, s, w, side, os_, ow, oi, scr)
-        ok = side == attacker and n > 0
-        for i in range(max(n, 0)):
-            cs = os_[i]
-            cw = ow[i]
-            cside = 1 - side
-            safe = settled_child(t, cs, cw, cside, attacker, tk, tphi, tdelta, False)
-            if side == attacker and not safe:
-                ok = False
-                break
-            if safe and status(t, cs, cw, cside) == ONGOING:
-                ck = make_key(cs, cw, cside)
-                if stamped_add(skeys, sgen, gen_no, ck):
-                    if count >= limit:
-                        return -2
-                    nodes[count] = ck
-                    parent[count] = me
-                    count += 1
-            if side != attacker and safe:
-                ok = True
-                break
-        if not ok:
-            fails[nfail] = me
-            nfail += 1
-    for f in range(nfail):
-        j = fails[f]
-        while j >= 0:
-            slot = tt_find(tk, nodes[j])
-            if slot >= 0:
-                tphi[slot] = 1
-                tdelta[slot] = 1
-            j = parent[j]
-    return 0 if nfail > 0 else 1
-
-
-@njit
-def proof_size(t: Any, root: int, attacker: int, tk: Any, tphi: Any, tdelta: Any,
-               seen_keys: Any, seen_ids: Any, scr: Any, limit: int) -> int:
-    """The number of distinct unfinished positions of the proof DAG below a proved root
-    (attacker nodes: the first proved move; defender nodes: every move), checking each step
-    against the table; -1 when a needed entry is missing, -2 past `limit`."""
-    os_ = np.zeros(CAP, dtype=np.int64)
-    ow = np.zeros(CAP, dtype=np.int64)
-    oi = np.zeros(CAP, dtype=np.int64)
-    stack = np.empty(limit + 1, dtype=np.int64)
-    top = 0
-    stack[0] = root
-    top = 1
-    count = 0
-    find_or_add(seen_keys, seen_ids, root, 0)
-    while top > 0:
-        top -= 1
-        key = stack[top]
-        count += 1
-        if count > limit:
-            return -2
-        s = key_sheep(key)
-        w = key_wolves(key)
-        side = key_side(key)
-        n = gen(t, s, w, side, os_, ow, oi, scr)
-        if n <= 0:
-            return -1
-        found = False
-        for i in range(n):
-            cside = 1 - side
-            ok = settled_child(t, os_[i], ow[i], cside, attacker, tk, tphi, tdelta, True)
-            if side == attacker and not ok:
-                continue
-            if side != attacker and not ok:
-                return -1
-            found = True
-            if status(t, os_[i], ow[i], cside) == ONGOING:
-                ck = make_key(os_[i], ow[i], cside)
-                if find_or_add(seen_keys, seen_ids, ck, count) < 0:
-                    if top >= limit:
-                        return -2
-                    stack[top] = ck
-                    top += 1
-            if side == attacker:
-                break
-        if not found:
-            return -1
-    return count
+    qs[0] = head
+    qs[1] = tail
+    return True

@@ -3,6 +3,7 @@ reachable set, and the proof-number search with its table, budget and soundness 
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,6 +11,9 @@ import numpy as np
 
 from fleece.rules.ulvtafl.game import SHEEP, WOLVES, Move, Rules, UlvState, apply_move
 from fleece.solver.ulvtafl import kernels as k
+from fleece.solver.ulvtafl.certificate import check_certificate
+from fleece.solver.ulvtafl.certificate import longest_line as certificate_line
+from fleece.solver.ulvtafl.prover import Prover
 from fleece.solver.ulvtafl.tables import move_tables
 
 SIDE = ("wolves", "sheep")
@@ -141,9 +145,36 @@ class RetroTable:
         return best[1] if best else None
 
 
-def retro_solve(state: UlvState, max_positions: int) -> RetroTable | None:
+RETRO_STEP = 200_000  # positions or edges per compiled call between looks at the clock
+RETRO_BYTES = 232  # bytes per position at the start (16 edge slots each; the table grows)
+
+
+class RetroTimeout(Exception):
+    """The retrograde method ran past its deadline."""
+
+
+def retro_bytes(max_positions: int) -> int:
+    """The memory retro_solve takes for at most `max_positions` positions (16 moves each;
+    more edges double the edge arrays)."""
+    return RETRO_BYTES * max(1024, max_positions)
+
+
+def retro_solve(state: UlvState, max_positions: int, *, deadline: float | None = None,
+                memory: int | str | None = None) -> RetroTable | None:
     """Enumerate the positions reachable from `state` and solve them backwards; None when
-    there are more than `max_positions`."""
+    there are more than `max_positions`. Every phase reads the clock between compiled
+    steps of RETRO_STEP and raises RetroTimeout past `deadline` (a time.perf_counter()
+    value); the tables are sized first and refused in one line (BudgetError) when they
+    exceed the `memory` budget (default: budget.default_memory())."""
+    from fleece.solver.ulvtafl.budget import require, resolve
+
+    require(retro_bytes(max_positions), resolve(memory),
+            f"retrograde analysis of up to {max_positions:,} positions")
+
+    def tick() -> None:
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise RetroTimeout
+
     t = tables(state.rules)
     cap = 1 << max(10, (2 * max_positions).bit_length())
     tkeys = np.full(cap, -1, dtype=np.int64)
@@ -153,10 +184,15 @@ def retro_solve(state: UlvState, max_positions: int) -> RetroTable | None:
     start = np.zeros(max_positions + 2, dtype=np.int64)
     edge_cap = max(1024, 16 * max_positions)
     root = key_of(state.sheep, state.wolves, state.to_move)
+    scr = k.scratch()
     while True:
         succ = np.zeros(edge_cap, dtype=np.int32)
-        n, m, why = k.enumerate_reachable(t, root, max_positions, tkeys, tids, keys,
-                                          stat, start, succ, k.scratch())
+        st = np.zeros(3, dtype=np.int64)
+        why = 4
+        while why == 4:
+            tick()
+            why = int(k.enumerate_reachable(t, root, max_positions, tkeys, tids, keys,
+                                            stat, start, succ, scr, st, RETRO_STEP))
         if why != 2 or edge_cap >= 64 * max_positions:
             break
         edge_cap *= 2  # the edges ran out first: retry with more room
@@ -165,195 +201,53 @@ def retro_solve(state: UlvState, max_positions: int) -> RetroTable | None:
         raise RuntimeError("move buffer overflow")
     if why != 0:
         return None
+    n, m = int(st[1]), int(st[2])
+    indeg = np.zeros(n + 1, dtype=np.int64)
+    for lo in range(0, m, RETRO_STEP * 8):
+        tick()
+        k.retro_indegrees(succ, lo, min(m, lo + RETRO_STEP * 8), indeg)
+    pstart = np.cumsum(indeg)
+    del indeg
+    fill = pstart[:n].copy()
+    pred = np.empty(m, dtype=np.int32)
+    for lo in range(0, n, RETRO_STEP):
+        tick()
+        k.retro_predecessors(start, succ, lo, min(n, lo + RETRO_STEP), fill, pred)
+    del fill
     val = np.zeros(n, dtype=np.int8)
     dist = np.zeros(n, dtype=np.int32)
-    k.retrograde(n, keys, stat, start, succ, val, dist)
-    return RetroTable(state.rules, int(n), int(m), keys[:n], val, dist, tkeys, tids)
+    left = np.empty(n, dtype=np.int64)
+    queue = np.empty(n, dtype=np.int64)
+    qs = np.zeros(2, dtype=np.int64)
+    for lo in range(0, n, RETRO_STEP):
+        tick()
+        k.retro_seed(lo, min(n, lo + RETRO_STEP), keys, stat, start, left, val, dist, queue,
+                     qs)
+    done = False
+    while not done:
+        tick()
+        done = bool(k.retro_propagate(pstart, pred, val, dist, left, queue, qs, RETRO_STEP))
+    return RetroTable(state.rules, n, m, keys[:n], val, dist, tkeys, tids)
 
 
 # ---- proof-number search -------------------------------------------------------------------
 
 
-class ProofSearch:
-    """df-pn for "the attacker can force a won end" from a root, resumable in chunks.
-
-    Proofs are sound by construction (a repetition never proves anything); a disproof is
-    accepted only after `check_disproof` has found it closed. With `forward_only`
-    (sheep attacker only) the sheep never step sideways: the game is acyclic and much
-    smaller, a proof there is a proof of the real game, and a disproof means nothing (the
-    outcome then reads "failed")."""
+class ProofSearch(Prover):
+    """df-pn for "the attacker can force a won end" from a root, resumable in chunks (the
+    engine of prover.Prover with a table of 2**table_bits entries)."""
 
     def __init__(self, state: UlvState, attacker: int, table_bits: int = 22,
                  forward_only: bool = False) -> None:
-        if forward_only and attacker != SHEEP:
-            raise ValueError("only the sheep's moves can be restricted in a sheep proof")
-        self.state = state
-        self.attacker = attacker
-        self.forward_only = forward_only
-        self.t = tables(state.rules, forward_only)
-        size = 1 << table_bits
-        self.tk = np.full(size, -1, dtype=np.int64)
-        self.tphi = np.zeros(size, dtype=np.int64)
-        self.tdelta = np.zeros(size, dtype=np.int64)
-        self.twork = np.zeros(size, dtype=np.int64)
-        self.bs, self.bw, self.bi = k.buffers()
-        self.bst = np.zeros(k.STACK, dtype=np.int64)
-        self.bkey = np.zeros(k.STACK, dtype=np.int64)
-        self.pk = np.zeros(k.MAXD + 1, dtype=np.int64)
-        self.scr = k.scratch()
-        self.ctr = np.zeros(4, dtype=np.int64)
-        self.root = key_of(state.sheep, state.wolves, state.to_move)
-        self.verified_disproof = False
-        self.checks = 0
-        self._check: tuple[Any, Any, Any, Any] | None = None
-        self.too_large = False
+        super().__init__(state, attacker, table_bits=table_bits, forward_only=forward_only)
 
-    @property
-    def nodes(self) -> int:
-        """Nodes expanded so far."""
-        return int(self.ctr[0])
-
-    def root_numbers(self) -> tuple[int, int]:
-        """The root's (phi, delta) from its mover's view."""
-        j = int(k.tt_find(self.tk, self.root))
-        if j < 0:
-            return 1, 1
-        return int(self.tphi[j]), int(self.tdelta[j])
-
-    def outcome(self) -> str:
-        """"proved" (the attacker wins), "disproved" (it cannot), "failed" (a restricted
-        search found no proof), "unverified" (a disproof too large to check), or "open"."""
-        phi, delta = self.root_numbers()
-        inf = int(k.INF)
-        mover_attacks = self.state.to_move == self.attacker
-        pn, dn = (phi, delta) if mover_attacks else (delta, phi)
-        if pn == 0:
-            return "proved"
-        if dn == 0 and pn >= inf and self.forward_only:
-            return "failed"
-        if dn == 0 and pn >= inf:
-            if self.too_large:
-                return "unverified"
-            return "disproved" if self.verified_disproof else "open"
-        return "open"
-
-    def run(self, nodes: int) -> str:
-        """Search about `nodes` more nodes; the outcome so far. A disproof of the root
-        counts only once `check_disproof` finds it closed; when the check fails, it resets
-        the path to the gap and the search goes on within the same budget."""
-        budget = int(self.ctr[0]) + nodes
-        s = self.state
-        mover_attacks = s.to_move == self.attacker
-        while self.outcome() == "open" and int(self.ctr[0]) < budget:
-            self.pk[0] = self.root
-            k.mid(self.t, s.sheep, s.wolves, s.to_move, k.INF, k.INF, 0, 0, self.attacker,
-                  self.tk, self.tphi, self.tdelta, self.twork, self.bs, self.bw, self.bi,
-                  self.bst, self.bkey, self.pk, 0, self.scr, self.ctr, budget)
-            phi, delta = self.root_numbers()
-            pn = phi if mover_attacks else delta
-            if pn >= int(k.INF) and self.forward_only:
-                break
-            if pn >= int(k.INF) and not self.verified_disproof:
-                verdict = self._check_disproof()
-                self.verified_disproof = verdict == 1
-                self.too_large = verdict == -2
-        return self.outcome()
-
-    def _check_disproof(self) -> int:
-        if self._check is None:
-            limit = max(1024, min(len(self.tk), 1 << 24))
-            cap = 1 << (2 * limit).bit_length()
-            self._check = (np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int32),
-                           np.zeros(limit, dtype=np.int64), np.zeros(limit, dtype=np.int64))
-        skeys, sgen, parent, nodes = self._check
-        self.checks += 1
-        return int(k.check_disproof(self.t, self.root, self.attacker, self.tk, self.tphi,
-                                    self.tdelta, skeys, sgen, self.checks, parent, nodes,
-                                    self.scr, self.ctr))
-
-    def summary(self) -> dict[str, object]:
-        """Outcome, nodes, and the root's proof and disproof numbers (how far it got)."""
-        phi, delta = self.root_numbers()
-        pn, dn = (phi, delta) if self.state.to_move == self.attacker else (delta, phi)
-        inf = int(k.INF)
-        return {"outcome": self.outcome(), "nodes": self.nodes,
-                "proof_number": "inf" if pn >= inf else pn,
-                "disproof_number": "inf" if dn >= inf else dn,
-                "deepest_ply": int(self.ctr[1])}
-
-    def settled(self, sheep: int, wolves: int, side: int, proof: bool) -> bool:
-        """A child position settled as proved (`proof`) or disproved in the table."""
-        return bool(k.settled_child(self.t, sheep, wolves, side, self.attacker, self.tk,
-                                    self.tphi, self.tdelta, proof))
-
-    def work(self, sheep: int, wolves: int, side: int) -> int:
-        """The search effort spent below a position (0 when not in the table)."""
-        j = int(k.tt_find(self.tk, key_of(sheep, wolves, side)))
-        return int(self.twork[j]) if j >= 0 else 0
-
-    def certificate(self, limit: int = 1_000_000) -> dict[str, str] | None:
-        """A proof as a strategy for the attacker: for every attacker-to-move position of
-        the proof (position text), the move to play, chosen so that the strategy has no
-        cycle. Every defender reply leads to a finished attacker win or to a position of
-        the strategy, which `check_certificate` verifies with the reference model alone.
-        None when the table no longer holds the whole proof."""
-        if self.outcome() != "proved":
-            return None
-        from fleece.rules.ulvtafl.notation import position_text
-
-        strategy: dict[int, Move] = {}
-        done: set[int] = set()
-        on_path: set[int] = set()
-
-        def visit(state: UlvState) -> bool:
-            key = state.key
-            if state.is_terminal():
-                return state.result == SIDE[self.attacker]
-            if key in done:
-                return True
-            if key in on_path or len(done) > limit:
-                return False
-            on_path.add(key)
-            ok = False
-            if state.to_move == self.attacker:
-                options = [(self.work(s, w, 1 - state.to_move), m) for m, s, w in
-                           successors(state) if self.settled(s, w, 1 - state.to_move, True)]
-                for _, m in sorted(options, key=lambda x: x[0]):
-                    if visit(_bare(state.play(m))):
-                        strategy[key] = m
-                        ok = True
-                        break
-            else:
-                ok = all(visit(_bare(state.play(m))) for m in state.legal_moves())
-            on_path.discard(key)
-            if ok:
-                done.add(key)
-            return ok
-
-        import sys
-
-        old = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(old, 20_000))
-        try:
-            if not visit(_bare(self.state)):
-                return None
-        finally:
-            sys.setrecursionlimit(old)
-        out = {}
-        for key, move in strategy.items():
-            sh, wo, side = _unkey(key)
-            out[position_text(UlvState.create(self.state.rules, sh, wo, side))] = move.text()
-        return out
-
-    def proof_size(self, limit: int = 5_000_000) -> int | None:
-        """The number of positions of the proof DAG, re-checked against the table; None
-        when an entry was lost or the proof is larger than `limit`."""
-        cap = 1 << max(10, (2 * limit).bit_length())
-        seen_k = np.full(cap, -1, dtype=np.int64)
-        seen_i = np.zeros(cap, dtype=np.int32)
-        n = int(k.proof_size(self.t, self.root, self.attacker, self.tk, self.tphi,
-                             self.tdelta, seen_k, seen_i, self.scr, limit))
-        return n if n > 0 else None
+    def run(self, nodes: int | None = None, seconds: float | None = None,
+            progress: Any = None, checkpoint: Any = None, every: float = 600.0,
+            report_every: float = 10.0) -> str:
+        """Search about `nodes` more nodes; the outcome so far."""
+        if seconds is None and progress is None and checkpoint is None and nodes is not None:
+            return self.step(nodes)
+        return super().run(nodes, seconds, progress, checkpoint, every, report_every)
 
 
 def _bare(state: UlvState) -> UlvState:
@@ -363,95 +257,10 @@ def _bare(state: UlvState) -> UlvState:
     return UlvState.create(state.rules, state.sheep, state.wolves, state.to_move)
 
 
-def check_certificate(root: UlvState, winner: str, strategy: dict[str, str]) -> int:
-    """Verify a proof certificate with the reference model only: from `root`, the winner
-    plays the strategy's move in each of its positions, every reply of the other side is
-    followed, every line ends in a win for `winner` and no line repeats a position (so the
-    win is forced in a finite number of moves, U7). Returns the number of positions
-    checked; ValueError saying what is wrong otherwise."""
-    from fleece.rules.ulvtafl.notation import parse_move, position_text
-
-    side = SIDE.index(winner)
-    verified: set[int] = set()
-    path: set[int] = set()
-    stack: list[tuple[UlvState, list[UlvState] | None]] = [(_bare(root), None)]
-    while stack:
-        state, kids = stack[-1]
-        if kids is None:
-            if state.is_terminal():
-                stack.pop()
-                if state.result != winner:
-                    raise ValueError(f"{position_text(state)}: ends {state.result}")
-                continue
-            if state.key in verified:
-                stack.pop()
-                continue
-            if state.key in path:
-                raise ValueError(f"{position_text(state)}: the strategy repeats a position")
-            path.add(state.key)
-            if state.to_move == side:
-                text = strategy.get(position_text(state))
-                if text is None:
-                    raise ValueError(f"{position_text(state)}: no move in the strategy")
-                kids = [_bare(state.play(parse_move(text)))]
-            else:
-                kids = [_bare(state.play(m)) for m in state.legal_moves()]
-            stack[-1] = (state, kids)
-        if kids:
-            stack.append((kids.pop(), None))
-        else:
-            stack.pop()
-            path.discard(state.key)
-            verified.add(state.key)
-    return len(verified)
-
-
-def certificate_line(root: UlvState, winner: str,
-                     strategy: dict[str, str]) -> tuple[int, tuple[str, ...]]:
-    """Against a checked certificate: the most plies the loser can delay the end while the
-    winner follows the strategy (so the winner wins within that many plies from `root`),
-    and a line where the loser delays that long."""
-    from fleece.rules.ulvtafl.notation import parse_move, position_text
-
-    side = SIDE.index(winner)
-    memo: dict[int, tuple[int, str | None]] = {}
-    order: list[UlvState] = [_bare(root)]
-    stack = [_bare(root)]
-    while stack:  # post-order over the strategy's (acyclic) positions
-        state = stack[-1]
-        if state.key in memo or state.is_terminal():
-            stack.pop()
-            if state.is_terminal():
-                memo[state.key] = (0, None)
-            continue
-        if state.to_move == side:
-            moves = [parse_move(strategy[position_text(state)])]
-        else:
-            moves = list(state.legal_moves())
-        kids = [_bare(state.play(m)) for m in moves]
-        todo = [c for c in kids if c.key not in memo and not c.is_terminal()]
-        if todo:
-            stack.extend(todo)
-            continue
-        stack.pop()
-        best = max(((memo[c.key][0] if c.key in memo else 0) + 1, m.text())
-                   for c, m in zip(kids, moves, strict=True))
-        memo[state.key] = (best[0], best[1])
-        order.append(state)
-    line: list[str] = []
-    state = _bare(root)
-    while not state.is_terminal():
-        move = memo[state.key][1]
-        assert move is not None
-        line.append(move)
-        state = _bare(state.play(parse_move(move)))
-    return memo[_bare(root).key][0], tuple(line)
-
-
 def mover(state: UlvState) -> str:
     """The name of the side to move."""
     return SIDE[state.to_move]
 
 
-__all__ = ["SHEEP", "WOLVES", "PerftResult", "ProofSearch", "RetroTable", "check_certificate",
-           "perft", "perft_counts", "retro_solve"]
+__all__ = ["SHEEP", "WOLVES", "PerftResult", "ProofSearch", "RetroTable", "certificate_line",
+           "check_certificate", "perft", "perft_counts", "retro_solve"]

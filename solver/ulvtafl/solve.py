@@ -10,9 +10,13 @@ from dataclasses import dataclass, field
 
 from fleece.rules.ulvtafl.game import SHEEP, SIDE_NAMES, WOLVES, Move, UlvState
 from fleece.rules.ulvtafl.notation import position_text
+from fleece.solver.ulvtafl.budget import check_positive, require, resolve
+from fleece.solver.ulvtafl.certificate import CertificateError, check_certificate
+from fleece.solver.ulvtafl.prover import BUFFER_BYTES, ENTRY_BYTES, table_bits_for
 from fleece.solver.ulvtafl.search import (
     ProofSearch,
     RetroTable,
+    RetroTimeout,
     key_of,
     retro_solve,
     successors,
@@ -22,7 +26,7 @@ RETRO_LIMIT = 2_000_000  # positions the retrograde method may enumerate by defa
 PROBE_NODES = 60_000  # a short proof search first settles easy positions at once
 PROBE_BITS = 18
 CHUNK_MAX = 400_000  # nodes per turn of a search (about a second): progress and timeouts
-CERT_LIMIT = 200_000  # proofs up to this size also come as a strategy (a certificate)
+CERT_LIMIT = 200_000  # positions of a certificate solve() extracts and re-checks
 Progress = Callable[[dict[str, object]], None]
 
 
@@ -77,16 +81,31 @@ def bare(state: UlvState) -> UlvState:
 
 
 def solve(state: UlvState, *, max_nodes: int | None = None, timeout: float | None = None,
-          retro_limit: int = RETRO_LIMIT, table_bits: int = 22,
+          retro_limit: int = RETRO_LIMIT, table_bits: int | None = 22,
           progress: Progress | None = None,
-          searches: tuple[str, ...] = ("forward", "mover", "other")) -> SolveResult:
+          searches: tuple[str, ...] = ("forward", "mover", "other"),
+          memory: int | str | None = None) -> SolveResult:
     """Solve a position within a budget (nodes: positions enumerated plus nodes expanded;
     seconds). A short proof search settles easy positions first; then the retrograde
     method (value and distance) gets at most `retro_limit` positions (half of the node
     budget left when that is smaller); when the reachable set is larger, the proof searches
     get the rest. `retro_limit=0` goes straight to the proof searches; `searches` names
     the proof searches that share the budget ("forward", "mover", "other", or "sheep",
-    "wolves"). Ctrl-C stops the search and returns what is known."""
+    "wolves"). `memory` (bytes, text such as "4G", default a share of the free memory)
+    bounds the retrograde tables and the proof tables (`table_bits` None: the largest
+    tables the budget allows); what cannot fit is refused in one line (BudgetError), and
+    every phase reads the clock. A proved value comes with a certificate that the
+    reference model re-checked. Ctrl-C stops the search and returns what is known."""
+    check_positive("the node budget", max_nodes)
+    check_positive("the time budget", timeout)
+    if retro_limit < 0:
+        raise ValueError("retro_limit must not be negative")
+    mem = resolve(memory)
+    wanted = len(searches)
+    if table_bits is None:
+        table_bits = table_bits_for(mem // max(1, wanted))
+    require(wanted * (BUFFER_BYTES + (ENTRY_BYTES << table_bits)), mem,
+            f"{wanted} proof searches with tables of 2**{table_bits} entries")
     t0 = time.perf_counter()
     text = position_text(state)
     if state.is_terminal():
@@ -103,7 +122,12 @@ def solve(state: UlvState, *, max_nodes: int | None = None, timeout: float | Non
         budget = None if max_nodes is None else max_nodes - used
         limit = retro_limit if budget is None else min(retro_limit, budget // 2)
         if limit > 0:
-            table = retro_solve(root, limit)
+            deadline = None if timeout is None else t0 + timeout
+            try:
+                table = retro_solve(root, limit, deadline=deadline, memory=mem)
+            except RetroTimeout:
+                return SolveResult("unknown", None, used, time.perf_counter() - t0,
+                                   "retrograde", text, stopped="timeout")
             if table is not None:
                 return _from_table(table, root, text, time.perf_counter() - t0, used)
             used += limit
@@ -175,7 +199,7 @@ def _proof_search(root: UlvState, text: str, t0: float, used: int, max_nodes: in
             search = busy[turn % len(busy)]
             turn += 1
             step = chunk if max_nodes is None else max(1, min(chunk, max_nodes - total()))
-            search.run(step)
+            search.step(step)
             chunk = min(chunk * 2, CHUNK_MAX)  # by nodes only: the same budget, the same run
             if progress is not None:
                 progress({"nodes": total(), "seconds": time.perf_counter() - t0,
@@ -188,10 +212,17 @@ def _proof_search(root: UlvState, text: str, t0: float, used: int, max_nodes: in
     proved = next((s for s in everyone if s.outcome() == "proved"), None)
     if proved is not None:
         winner = proved.attacker
+        certificate = proved.certificate(limit=CERT_LIMIT)
+        size = None
+        if certificate is not None:
+            try:  # the reference model re-checks the proof before the value is reported
+                size = check_certificate(root, SIDE_NAMES[winner], certificate)
+            except CertificateError:
+                certificate = None
+        if certificate is None:  # no checked certificate, no claimed value
+            return SolveResult("unknown", None, total(), seconds, "proof-number", text,
+                               searches=named, stopped="certificate", frontier=frontier)
         best = _proof_move(proved, root, winner)
-        size = proved.proof_size()
-        certificate = proved.certificate() if size is not None and size <= CERT_LIMIT \
-            else None
         return SolveResult(SIDE_NAMES[winner], best.text() if best else None, total(),
                            seconds, "proof-number", text, proof_size=size,
                            principal_line=_proof_line(proved, root, winner),

@@ -1,0 +1,294 @@
+"""Proof certificates of Ulvtafl values, checked with the reference model alone.
+
+A certificate is a strategy for the winner: position text (the winner to move) -> the move
+to play there. It proves "the winner can force a won end" (U7) when, from the root, every
+line in which the winner plays the strategy and the other side plays anything ends in the
+winner's win and never repeats a position. These checks use fleece.rules.ulvtafl only (no
+solver code), so a proof found by the compiled engine is confirmed independently.
+
+Files: a gzip (or plain) JSON object {"format": "fleece-ulvtafl-certificate", "root":
+position text, "winner": "sheep"|"wolves", "certificate": {position: move}}; a report JSON
+with setups[].certificate (inline, or the name of such a file beside the report) is read
+as well.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fleece.rules.errors import FleeceError, ParseError
+from fleece.rules.ulvtafl.game import SIDE_NAMES, UlvState
+from fleece.rules.ulvtafl.notation import parse_move, parse_position, position_text
+
+FORMAT = "fleece-ulvtafl-certificate"
+
+
+class CertificateError(FleeceError, ValueError):
+    """A certificate that does not prove what it claims, or cannot be read."""
+
+
+def bare(state: UlvState) -> UlvState:
+    """A state without its repetition history."""
+    if not state.history:
+        return state
+    return UlvState.create(state.rules, state.sheep, state.wolves, state.to_move)
+
+
+def _strategy_move(state: UlvState, strategy: dict[str, str]) -> UlvState:
+    """The position after the strategy's move (CertificateError when there is none or it
+    is illegal)."""
+    text = strategy.get(position_text(state))
+    if text is None:
+        raise CertificateError(f"{position_text(state)}: no move in the strategy")
+    try:
+        return bare(state.play(parse_move(text)))
+    except (ParseError, FleeceError) as exc:
+        raise CertificateError(f"{position_text(state)}: the strategy's move {text!r} is "
+                               f"not legal ({exc})") from None
+
+
+def check_certificate(root: UlvState, winner: str, strategy: dict[str, str]) -> int:
+    """Verify a certificate with the reference model only: from `root`, the winner plays
+    the strategy's move in each of its positions, every reply of the other side is
+    followed, every line ends in a win for `winner` and no line repeats a position (so the
+    win is forced in a finite number of moves, U7). Returns the number of distinct
+    unfinished positions of the proof (either side to move); CertificateError (a
+    ValueError) saying what is wrong and where otherwise."""
+    if winner not in SIDE_NAMES:
+        raise CertificateError(f"winner must be 'sheep' or 'wolves', not {winner!r}")
+    side = SIDE_NAMES.index(winner)
+    verified: set[int] = set()
+    path: set[int] = set()
+    stack: list[tuple[UlvState, list[UlvState] | None]] = [(bare(root), None)]
+    while stack:
+        state, kids = stack[-1]
+        if kids is None:
+            if state.is_terminal():
+                stack.pop()
+                if state.result != winner:
+                    raise CertificateError(f"{position_text(state)}: the line ends "
+                                           f"{state.result or 'unfinished'}, not a {winner} "
+                                           "win")
+                continue
+            if state.key in verified:
+                stack.pop()
+                continue
+            if state.key in path:
+                raise CertificateError(f"{position_text(state)}: the strategy repeats a "
+                                       "position (no forced win, U7)")
+            path.add(state.key)
+            if state.to_move == side:
+                kids = [_strategy_move(state, strategy)]
+            else:
+                kids = [bare(state.play(m)) for m in state.legal_moves()]
+            stack[-1] = (state, kids)
+        if kids:
+            stack.append((kids.pop(), None))
+        else:
+            stack.pop()
+            path.discard(state.key)
+            verified.add(state.key)
+    return len(verified)
+
+
+def proof_positions(root: UlvState, winner: str, strategy: dict[str, str]) -> int:
+    """The number of unfinished positions of a certificate's proof (what `proof size`
+    counts): the positions check_certificate visits."""
+    return check_certificate(root, winner, strategy)
+
+
+def sample_check(root: UlvState, winner: str, strategy: dict[str, str], lines: int,
+                 seed: int = 0, max_plies: int = 2000) -> int:
+    """Check `lines` random lines of a certificate with the reference model: the winner
+    plays the strategy, the other side a random legal move; each line must end in the
+    winner's win without repeating a position. For certificates too large to check
+    whole in a test; returns the number of plies checked (CertificateError otherwise)."""
+    rng = random.Random(seed)
+    side = SIDE_NAMES.index(winner)
+    plies = 0
+    for _ in range(lines):
+        state = bare(root)
+        seen: set[int] = set()
+        while not state.is_terminal():
+            if state.key in seen:
+                raise CertificateError(f"{position_text(state)}: the strategy repeats a "
+                                       "position (no forced win, U7)")
+            seen.add(state.key)
+            if len(seen) > max_plies:
+                raise CertificateError("a line of the strategy does not end")
+            if state.to_move == side:
+                state = _strategy_move(state, strategy)
+            else:
+                moves = list(state.legal_moves())
+                state = bare(state.play(rng.choice(moves)))
+            plies += 1
+        if state.result != winner:
+            raise CertificateError(f"{position_text(state)}: the line ends {state.result}, "
+                                   f"not a {winner} win")
+    return plies
+
+
+def longest_line(root: UlvState, winner: str,
+                 strategy: dict[str, str]) -> tuple[int, tuple[str, ...]]:
+    """Against a checked certificate: the most plies the loser can delay the end while the
+    winner follows the strategy, and a line where the loser delays that long."""
+    side = SIDE_NAMES.index(winner)
+    memo: dict[int, tuple[int, str | None]] = {}
+    start = bare(root)
+    stack = [start]
+    while stack:  # post-order over the strategy's (acyclic) positions
+        state = stack[-1]
+        if state.key in memo or state.is_terminal():
+            stack.pop()
+            if state.is_terminal():
+                memo[state.key] = (0, None)
+            continue
+        if state.to_move == side:
+            moves = [parse_move(strategy[position_text(state)])]
+        else:
+            moves = list(state.legal_moves())
+        kids = [bare(state.play(m)) for m in moves]
+        todo = [c for c in kids if c.key not in memo and not c.is_terminal()]
+        if todo:
+            stack.extend(todo)
+            continue
+        stack.pop()
+        best = max(((memo[c.key][0] if c.key in memo else 0) + 1, m.text())
+                   for c, m in zip(kids, moves, strict=True))
+        memo[state.key] = (best[0], best[1])
+    line: list[str] = []
+    state = start
+    while not state.is_terminal():
+        move = memo[state.key][1]
+        assert move is not None
+        line.append(move)
+        state = bare(state.play(parse_move(move)))
+    return memo[start.key][0], tuple(line)
+
+
+# ---- files ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """A certificate with what it claims: `winner` forces a won end from `root`."""
+
+    root: UlvState
+    winner: str
+    strategy: dict[str, str]
+
+    def to_json(self) -> dict[str, Any]:
+        """The file's JSON object."""
+        return {"format": FORMAT, "root": position_text(bare(self.root)),
+                "winner": self.winner, "positions": len(self.strategy),
+                "certificate": dict(sorted(self.strategy.items()))}
+
+    def check(self) -> int:
+        """check_certificate on what the certificate claims."""
+        return check_certificate(self.root, self.winner, self.strategy)
+
+
+def write_certificate(path: str | Path, cert: Certificate, overwrite: bool = False) -> Path:
+    """Write a certificate file (gzip when the name ends in .gz), atomically; refuses to
+    replace a file unless `overwrite`."""
+    from fleece.rules.io import atomic_write
+
+    target = Path(path)
+    text = json.dumps(cert.to_json(), separators=(",", ":"), sort_keys=False) + "\n"
+    if target.suffix != ".gz":
+        atomic_write(target, text, overwrite=overwrite)
+        return target
+    if target.exists() and not overwrite:
+        raise CertificateError(f"{target}: already exists (allow overwriting)")
+    import os
+    import tempfile
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0,
+                                                        compresslevel=9) as gz:
+            gz.write(text.encode("utf-8"))
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        raw = path.read_bytes()
+        if raw[:2] == b"\x1f\x8b":
+            raw = gzip.decompress(raw)
+        return json.loads(raw.decode("utf-8"))
+    except FileNotFoundError:
+        raise CertificateError(f"{path}: no such file") from None
+    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CertificateError(f"{path}: not a readable certificate "
+                               f"({type(exc).__name__})") from None
+
+
+def read_certificates(path: str | Path) -> list[Certificate]:
+    """The certificates of a certificate file or of a report JSON (setups[] rows with a
+    proved value; a row's certificate is inline or names a file beside the report)."""
+    source = Path(path)
+    data = _read_json(source)
+    if isinstance(data, dict) and data.get("format") == FORMAT:
+        return [_from_object(data, str(source))]
+    if isinstance(data, dict) and isinstance(data.get("setups"), list):
+        out = []
+        for row in data["setups"]:
+            cert = row.get("certificate") if isinstance(row, dict) else None
+            if cert is None:
+                continue
+            if isinstance(cert, str):
+                out.extend(read_certificates(source.parent / cert))
+                continue
+            out.append(_from_object({"root": row.get("position"), "winner": row.get("value"),
+                                     "certificate": cert}, f"{source} setup {row.get('setup')}"))
+        return out
+    raise CertificateError(f"{source}: neither a certificate file nor a report with "
+                           "certificates")
+
+
+def _from_object(data: dict[str, Any], where: str) -> Certificate:
+    strategy = data.get("certificate")
+    if not isinstance(strategy, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in strategy.items()):
+        raise CertificateError(f"{where}: 'certificate' must map position text to move text")
+    winner = data.get("winner")
+    if winner not in SIDE_NAMES:
+        raise CertificateError(f"{where}: 'winner' must be 'sheep' or 'wolves'")
+    try:
+        root = parse_position(str(data.get("root")))
+    except ParseError as exc:
+        raise CertificateError(f"{where}: root: {exc}") from None
+    return Certificate(root, str(winner), strategy)
+
+
+def check_file(path: str | Path, lines: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
+    """Check every certificate of a file with the reference model (all of it, or
+    `lines` random lines of each); one summary per certificate. CertificateError on the
+    first fault."""
+    out = []
+    for cert in read_certificates(path):
+        if lines is None:
+            checked = cert.check()
+            out.append({"root": position_text(bare(cert.root)), "winner": cert.winner,
+                        "strategy_positions": len(cert.strategy),
+                        "proof_positions": checked, "complete": True})
+        else:
+            plies = sample_check(cert.root, cert.winner, cert.strategy, lines, seed)
+            out.append({"root": position_text(bare(cert.root)), "winner": cert.winner,
+                        "strategy_positions": len(cert.strategy), "lines": lines,
+                        "plies": plies, "complete": False})
+    return out

@@ -1,0 +1,447 @@
+"""A df-pn proof search on the fast engine (engine.py), as a library object: budgets of
+nodes, seconds and memory, a progress callback, a clean stop on Ctrl-C, checkpoints that
+resume, and the proof as a certificate (the attacker's move in every position of it).
+
+    prover = Prover(initial_state(Options(setup=20)), SHEEP, memory="4G")
+    prover.run(seconds=3600, progress=print, checkpoint="runs/20", every=600)
+    if prover.outcome() == "proved":
+        cert = prover.certificate()      # position text -> move text
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fleece.rules.errors import FleeceError
+from fleece.rules.ulvtafl.game import SHEEP, Move, UlvState, apply_move
+from fleece.rules.ulvtafl.notation import board_text, parse_position, position_text
+from fleece.solver.ulvtafl import engine as e
+from fleece.solver.ulvtafl.budget import BudgetError, check_positive, require, resolve
+
+SIDE = ("wolves", "sheep")
+ENTRY_BYTES = 32 + 16 // 4  # a table entry (key, phi, delta, work, fingerprint) and its
+# share of the proof store (a quarter as many entries of 16 bytes)
+STORE_SHARE = 4
+BUFFER_BYTES = 11 * 8 * e.STACK  # the per-search child buffers
+MIN_TABLE_BITS = 10
+PROFILES: dict[str, tuple[int, ...]] = {
+    # hw weights of engine.initial: [on, paddock, capture threat, sheep lead, paddock fill]
+    "mobility": (0, 0, 0, 0, 0),
+    "paddock": (1, 8, 4, 4, 2),
+}
+DEFAULT_PROFILE = "mobility"
+CHUNK = 100_000  # nodes between two looks at the clock (well under 0.5 s)
+Progress = Callable[[dict[str, Any]], None]
+
+
+class CheckpointError(FleeceError, ValueError):
+    """A checkpoint that cannot be read, or belongs to another search."""
+
+
+def table_bits_for(memory: int) -> int:
+    """The largest table (as a power of two) that fits the memory budget with the buffers."""
+    room = memory - BUFFER_BYTES
+    bits = MIN_TABLE_BITS
+    while (ENTRY_BYTES << (bits + 1)) <= room and bits < 36:
+        bits += 1
+    require(BUFFER_BYTES + (ENTRY_BYTES << MIN_TABLE_BITS), memory, "a proof search")
+    return bits
+
+
+def grid_state(state: UlvState) -> tuple[int, int, int]:
+    """(sheep, wolves, side) of a state on the engine's grid."""
+    return e.to_grid(state.sheep), e.to_grid(state.wolves), state.to_move
+
+
+class Prover:
+    """df-pn for "the attacker can force a won end" from a root (U7's reading).
+
+    Proofs are sound by construction (a repetition never proves anything, so a proof is
+    the same on every path); a disproof counts only once `engine.check_disproof` finds it
+    closed. `forward_only` (a sheep attacker only) keeps the sheep from stepping sideways:
+    an acyclic game whose sheep proofs are proofs of the real game and whose disproofs mean
+    nothing ("failed"). The table takes `table_bits` (2**bits entries of 32 bytes) or the
+    largest size the `memory` budget allows."""
+
+    def __init__(self, state: UlvState, attacker: int, *, table_bits: int | None = None,
+                 memory: int | str | None = None, forward_only: bool = False,
+                 profile: str = DEFAULT_PROFILE) -> None:
+        if forward_only and attacker != SHEEP:
+            raise ValueError("only the sheep's moves can be restricted in a sheep proof")
+        if profile not in PROFILES:
+            raise ValueError(f"unknown profile {profile!r} (known: {', '.join(PROFILES)})")
+        budget = resolve(memory)
+        if table_bits is None:
+            table_bits = table_bits_for(budget)
+        elif memory is not None:
+            require(BUFFER_BYTES + (ENTRY_BYTES << table_bits), budget,
+                    f"a table of 2**{table_bits} entries")
+        self.state = UlvState.create(state.rules, state.sheep, state.wolves, state.to_move)
+        self.attacker = attacker
+        self.forward_only = forward_only
+        self.profile = profile
+        self.hw = np.array(PROFILES[profile], dtype=np.int64)
+        self.g = e.geometry(state.rules, forward_only)
+        self.tt = np.zeros((1 << table_bits, 4), dtype=np.int64)
+        self.table_bits = table_bits
+        self.bufs = [np.zeros(e.STACK, dtype=np.int64) for _ in range(10)]
+        self.ph = np.zeros(e.MAXD + 2, dtype=np.int64)
+        self.pf = np.zeros(e.PATH_SIZE, dtype=np.int64)
+        self.scr = e.scratch()
+        # nodes, deepest ply, depth cuts, buffer overflows, table fill, -, proofs, store fill
+        self.ctr = np.zeros(8, dtype=np.int64)
+        self.ps = np.zeros((max(1 << 10, self.tt.shape[0] // STORE_SHARE), 2), dtype=np.int64)
+        self.root = grid_state(self.state)
+        self.verified_disproof = False
+        self.too_large = False
+        self.checks = 0
+        self.seconds = 0.0
+        self.trace: list[dict[str, Any]] = []
+
+    # ---- numbers --------------------------------------------------------------------------
+
+    @property
+    def nodes(self) -> int:
+        """Nodes expanded so far (over every run and resumed checkpoint)."""
+        return int(self.ctr[0])
+
+    @property
+    def fill(self) -> float:
+        """The share of table entries in use."""
+        return float(self.ctr[4]) / self.tt.shape[0]
+
+    def root_numbers(self) -> tuple[int, int]:
+        """The root's (proof number, disproof number) for the attacker's win."""
+        s, w, side = self.root
+        phi, delta, _, found = e.entry(self.g, e.Z, self.tt, s, w, side)
+        if not found:
+            return 1, 1
+        phi, delta = int(phi), int(delta)
+        return (phi, delta) if side == self.attacker else (delta, phi)
+
+    def outcome(self) -> str:
+        """"proved" (the attacker wins), "disproved" (it cannot), "failed" (a forward-only
+        search found no proof), "unverified" (a disproof too large to check), or "open"."""
+        pn, dn = self.root_numbers()
+        if pn == 0:
+            return "proved"
+        if dn == 0 and self.forward_only:
+            return "failed"
+        if dn == 0:
+            if self.too_large:
+                return "unverified"
+            return "disproved" if self.verified_disproof else "open"
+        return "open"
+
+    def summary(self) -> dict[str, object]:
+        """Outcome, nodes, root proof and disproof numbers, deepest ply, table fill."""
+        pn, dn = self.root_numbers()
+        inf = int(e.INF)
+        return {"outcome": self.outcome(), "nodes": self.nodes,
+                "proof_number": "inf" if pn >= inf else pn,
+                "disproof_number": "inf" if dn >= inf else dn,
+                "deepest_ply": int(self.ctr[1]), "table_fill": round(self.fill, 4)}
+
+    # ---- searching ------------------------------------------------------------------------
+
+    def step(self, nodes: int) -> str:
+        """Search about `nodes` more nodes (one uninterrupted compiled call per root
+        iteration); the outcome so far. A disproof of the root is accepted only when the
+        closure check passes; otherwise the check resets the gap and the search goes on."""
+        budget = self.nodes + max(1, nodes)
+        s, w, side = self.root
+        h, m = e.hash_of(e.Z, s, w, side)
+        b = self.bufs
+        while self.outcome() == "open" and self.nodes < budget:
+            self.ph[0] = h
+            self.pf[0] = e.fingerprint(h)
+            self.pf[e.PCOUNT:] = 0
+            self.pf[e.PCOUNT + (h & 4095)] = 1
+            e.mid(self.g, e.Z, s, w, side, h, m, e.INF, e.INF, 0, 0, self.attacker, self.tt,
+                  self.ps, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], self.ph,
+                  self.pf, 0, self.scr, self.ctr, budget, self.hw)
+            dn = self.root_numbers()[1]
+            if dn == 0 and self.forward_only:
+                break
+            if dn == 0 and not self.verified_disproof:
+                verdict = self._check_disproof()
+                self.verified_disproof = verdict == 1
+                self.too_large = verdict == -2
+        return self.outcome()
+
+    def run(self, nodes: int | None = None, seconds: float | None = None,
+            progress: Progress | None = None, checkpoint: str | Path | None = None,
+            every: float = 600.0, report_every: float = 10.0) -> str:
+        """Search within a budget of nodes and/or seconds (None: until settled); the clock
+        is read every ~0.2 s of work, so a time budget holds within a fraction of a
+        second. `progress` gets a dict every `report_every` seconds (nodes, nodes/s, root
+        pn/dn, table fill); with `checkpoint` the state is saved there every `every`
+        seconds and at the end. Ctrl-C stops cleanly (checkpoint written) and returns
+        "interrupted"."""
+        check_positive("the node budget", nodes)
+        check_positive("the time budget", seconds)
+        t0 = time.perf_counter()
+        start_nodes = self.nodes
+        base_seconds = self.seconds
+        last_report = last_save = t0
+        why = "open"
+        try:
+            while self.outcome() == "open":
+                now = time.perf_counter()
+                if seconds is not None and now - t0 >= seconds:
+                    why = "timeout"
+                    break
+                if nodes is not None and self.nodes - start_nodes >= nodes:
+                    why = "max-nodes"
+                    break
+                step = CHUNK  # by nodes alone: the same budget gives the same search
+                if nodes is not None:
+                    step = min(step, nodes - (self.nodes - start_nodes))
+                self.step(step)
+                self.seconds = base_seconds + time.perf_counter() - t0
+                now = time.perf_counter()
+                if progress is not None and now - last_report >= report_every:
+                    last_report = now
+                    progress(self.progress_info(start_nodes, now - t0))
+                if checkpoint is not None and now - last_save >= every:
+                    last_save = now
+                    self.save(checkpoint, overwrite=True)
+        except KeyboardInterrupt:
+            why = "interrupted"
+        self.seconds = base_seconds + time.perf_counter() - t0
+        self.trace.append(self.progress_info(start_nodes, time.perf_counter() - t0))
+        if checkpoint is not None:
+            self.save(checkpoint, overwrite=True)
+        if progress is not None:
+            progress(self.progress_info(start_nodes, time.perf_counter() - t0))
+        out = self.outcome()
+        return why if out == "open" and why != "open" else out
+
+    def progress_info(self, start_nodes: int = 0, spent: float = 0.0) -> dict[str, Any]:
+        """The progress line's figures."""
+        pn, dn = self.root_numbers()
+        rate = (self.nodes - start_nodes) / spent if spent > 0 else 0.0
+        return {"nodes": self.nodes, "seconds": round(self.seconds, 1),
+                "nodes_per_second": round(rate), "proof_number": pn,
+                "disproof_number": dn, "table_fill": round(self.fill, 4),
+                "deepest_ply": int(self.ctr[1]), "outcome": self.outcome()}
+
+    def _check_disproof(self) -> int:
+        limit = max(1024, min(self.tt.shape[0], 1 << 23))
+        cap = 1 << (2 * limit).bit_length()
+        skeys = np.zeros(cap, dtype=np.int64)
+        sgen = np.zeros(cap, dtype=np.int64)
+        nodes = np.zeros((limit, 3), dtype=np.int64)
+        parent = np.zeros(limit, dtype=np.int64)
+        self.checks += 1
+        s, w, side = self.root
+        return int(e.check_disproof(self.g, e.Z, self.tt, s, w, side, self.attacker, skeys,
+                                    sgen, self.checks, nodes, parent, self.scr, self.ctr))
+
+    # ---- the table, in the rules' point masks ----------------------------------------------
+
+    def settled(self, sheep: int, wolves: int, side: int, proof: bool) -> bool:
+        """A position (rules' point masks) settled as proved (`proof`) or disproved."""
+        return bool(e.settled(self.g, e.Z, self.tt, e.to_grid(sheep), e.to_grid(wolves),
+                              side, self.attacker, proof))
+
+    def work(self, sheep: int, wolves: int, side: int) -> int:
+        """The search effort spent below a position (0 when not in the table)."""
+        return int(e.entry(self.g, e.Z, self.tt, e.to_grid(sheep), e.to_grid(wolves),
+                           side)[2])
+
+    # ---- the proof as a certificate -------------------------------------------------------
+
+    def certificate(self, limit: int = 20_000_000) -> dict[str, str] | None:
+        """The proof as a strategy: for every attacker-to-move position of it (position
+        text), the move to play; every defender reply leads to a finished attacker win or
+        to a position of the strategy, and no line repeats a position (see
+        certificate.check_certificate, which verifies it with the reference model alone).
+        Read from the proof store (children of smaller ordinals, so no cycle). None when
+        the root is not proved, the store was too full to keep the whole proof, or the
+        proof has more than `limit` positions."""
+        if self.outcome() != "proved":
+            return None
+        return self.store_certificate(limit)
+
+    def store_certificate(self, limit: int = 20_000_000) -> dict[str, str] | None:
+        """The certificate read from the proof store alone (None when it lacks a part)."""
+        s, w, side = self.root
+        top = int(e.root_ordinal(e.Z, self.ps, s, w, side))
+        if top < 0:
+            return None
+        out = np.zeros((1 << 14, 3), dtype=np.int64)
+        strategy: dict[tuple[int, int], tuple[int, int]] = {}
+        done: set[tuple[int, int, int]] = set()
+        todo = [(s, w, side, top)]
+        while todo:
+            s, w, side, bound = todo.pop()
+            if (s, w, side) in done:
+                continue
+            done.add((s, w, side))
+            if len(done) > limit:
+                return None
+            n = int(e.proved_children(self.g, e.Z, self.ps, s, w, side, self.attacker,
+                                      bound, out, self.scr))
+            if n <= 0:
+                return None
+            rows = out[:n].copy()
+            if side == self.attacker:
+                best = int(np.argmin(rows[:, 2]))
+                rows = rows[best:best + 1]
+                strategy[(s, w)] = (int(rows[0, 0]), int(rows[0, 1]))
+            for cs, cw, o in rows.tolist():
+                if o > 0:
+                    todo.append((cs, cw, 1 - side, o))
+        rules = self.state.rules
+        cert = {}
+        for (s, w), (cs, cw) in strategy.items():
+            state = UlvState.create(rules, e.from_grid(s), e.from_grid(w), self.attacker)
+            move = move_to(state, e.from_grid(cs), e.from_grid(cw))
+            cert[position_text(state)] = move.text()
+        return cert
+
+    def height(self, state: UlvState) -> int | None:
+        """The plies to the attacker's win from a proved position, as the table says (None
+        when it is not proved there)."""
+        s, w, side = grid_state(state)
+        phi, delta, _, hit = e.entry(self.g, e.Z, self.tt, s, w, side)
+        proved = (phi == 0) if side == self.attacker else (delta == 0)
+        if not hit or not proved:
+            return None
+        return max(int(phi), int(delta)) - int(e.INF)
+
+    def proof_size(self, limit: int = 20_000_000) -> int | None:
+        """Positions (unfinished, either side to move) of the certificate's proof tree."""
+        cert = self.certificate(limit)
+        if cert is None:
+            return None
+        from fleece.solver.ulvtafl.certificate import proof_positions
+
+        return proof_positions(self.state, SIDE[self.attacker], cert)
+
+    # ---- checkpoints ----------------------------------------------------------------------
+
+    def meta(self) -> dict[str, Any]:
+        """What identifies this search (a checkpoint must match it to resume)."""
+        return {"format": "fleece-ulvtafl-dfpn", "engine": e.ENGINE_VERSION,
+                "root": position_text(self.state), "attacker": SIDE[self.attacker],
+                "forward_only": self.forward_only, "profile": self.profile,
+                "table_bits": self.table_bits}
+
+    def save(self, path: str | Path, overwrite: bool = False) -> Path:
+        """Write the search state to `path` (a folder; file `search.npz` in it) atomically:
+        a temporary file renamed over the old one. Refuses to replace an existing
+        checkpoint unless `overwrite`."""
+        folder = Path(path)
+        if folder.exists() and not folder.is_dir():
+            raise CheckpointError(f"{folder}: not a folder")
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / "search.npz"
+        if target.exists() and not overwrite:
+            raise CheckpointError(f"{target}: a checkpoint is already there (resume it, or "
+                                  "allow overwriting)")
+        info = {**self.meta(), "nodes": self.nodes, "seconds": self.seconds,
+                "checks": self.checks, "verified_disproof": self.verified_disproof,
+                "too_large": self.too_large, "trace": self.trace[-2000:]}
+        fd, tmp = tempfile.mkstemp(prefix=".search.", suffix=".npz", dir=folder)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                np.savez(handle, tt=self.tt, ps=self.ps, ctr=self.ctr,
+                         meta=np.frombuffer(json.dumps(info).encode(), dtype=np.uint8))
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(tmp, 0o666 & ~_umask())
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return target
+
+    @classmethod
+    def load(cls, path: str | Path, state: UlvState | None = None,
+             attacker: int | None = None, forward_only: bool | None = None,
+             memory: int | str | None = None) -> Prover:
+        """A search resumed from a checkpoint folder. CheckpointError in one line when it is
+        missing, corrupt, from another engine version, or (when given) for another root,
+        attacker or rule set; BudgetError when its table exceeds `memory`."""
+        target = Path(path) / "search.npz"
+        if not target.is_file():
+            raise CheckpointError(f"{target}: no checkpoint there")
+        try:
+            with np.load(target, allow_pickle=False) as data:
+                info = json.loads(bytes(data["meta"]).decode())
+                if info.get("format") != "fleece-ulvtafl-dfpn":
+                    raise CheckpointError(f"{target}: not an Ulvtafl proof-search checkpoint")
+                if info.get("engine") != e.ENGINE_VERSION:
+                    raise CheckpointError(f"{target}: written by engine version "
+                                          f"{info.get('engine')}, this is version "
+                                          f"{e.ENGINE_VERSION}")
+                bits = int(info["table_bits"])
+                if memory is not None:
+                    require(BUFFER_BYTES + (ENTRY_BYTES << bits), resolve(memory),
+                            f"the checkpoint's table of 2**{bits} entries")
+                tt = data["tt"]
+                ps = data["ps"]
+                ctr = data["ctr"]
+        except (CheckpointError, BudgetError):
+            raise
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError,
+                UnicodeDecodeError) as exc:
+            raise CheckpointError(f"{target}: unreadable or corrupt checkpoint "
+                                  f"({type(exc).__name__})") from None
+        root = parse_position(info["root"])
+        if state is not None and position_text(UlvState.create(
+                state.rules, state.sheep, state.wolves, state.to_move)) != info["root"]:
+            raise CheckpointError(f"{target}: a checkpoint of {info['root']!r}, not of this "
+                                  "position or rule set")
+        if attacker is not None and SIDE[attacker] != info["attacker"]:
+            raise CheckpointError(f"{target}: a search for a {info['attacker']} win")
+        if forward_only is not None and forward_only != info["forward_only"]:
+            raise CheckpointError(f"{target}: forward-only is {info['forward_only']} there")
+        if tt.shape != (1 << bits, 4) or ctr.shape != (8,) or ps.ndim != 2 \
+                or ps.shape[1] != 2:
+            raise CheckpointError(f"{target}: corrupt checkpoint (table shape)")
+        prover = cls(root, SIDE.index(info["attacker"]), table_bits=MIN_TABLE_BITS,
+                     forward_only=info["forward_only"], profile=info["profile"])
+        prover.tt = tt
+        prover.ps = ps
+        prover.table_bits = bits
+        prover.ctr = ctr.copy()
+        prover.seconds = float(info["seconds"])
+        prover.checks = int(info["checks"])
+        prover.verified_disproof = bool(info["verified_disproof"])
+        prover.too_large = bool(info["too_large"])
+        prover.trace = list(info.get("trace", []))
+        return prover
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# ---- certificates from any oracle of proved moves ------------------------------------------
+
+def move_to(state: UlvState, sheep: int, wolves: int) -> Move:
+    """The legal move of `state` that leads to the board (sheep, wolves)."""
+    for m in state.legal_moves():
+        if apply_move(state.sheep, state.wolves, m) == (sheep, wolves):
+            return m
+    raise ValueError(f"no move of {position_text(state)} leads to "
+                     f"{board_text(sheep, wolves)}")
+
+
+def mirror_points(mask: int) -> int:
+    """A point mask reflected left-right (files a <-> g)."""
+    return e.from_grid(e._remap(e.to_grid(mask), e.MIRROR))

@@ -1,0 +1,223 @@
+"""The fast proof engine (solver/ulvtafl/engine.py, prover.py): its move generation, end
+checks and hashes against the reference model, its values against retrograde analysis and
+against the first engine, its proof store's certificates against the reference model, and
+the library contract: budgets, checkpoints, bad input."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from helpers.ulvtafl_positions import random_board, small_position
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fleece.rules.errors import FleeceError
+from fleece.rules.ulvtafl.game import (
+    SHEEP,
+    WOLVES,
+    Options,
+    Rules,
+    UlvState,
+    apply_move,
+    generate,
+    initial_state,
+)
+from fleece.rules.ulvtafl.notation import parse_position
+from fleece.solver.ulvtafl import engine as e
+from fleece.solver.ulvtafl.budget import BudgetError, parse_memory
+from fleece.solver.ulvtafl.certificate import check_certificate
+from fleece.solver.ulvtafl.legacy import LegacyProofSearch
+from fleece.solver.ulvtafl.prover import CheckpointError, Prover, mirror_points
+from fleece.solver.ulvtafl.search import retro_solve
+
+
+@given(seed=st.integers(0, 10**9))
+def test_u10_engine_moves_ends_and_hashes_match_the_model(seed: int) -> None:
+    """Every legal move's board (capture chains ending on one board are one child), the end
+    status, the mobility's zero, and the incremental hashes equal fresh ones."""
+    rules, sheep, wolves, side = random_board(random.Random(seed))
+    boards = sorted({apply_move(sheep, wolves, m) for m in generate(rules, sheep, wolves, side)})
+    g = e.geometry(rules)
+    s, w = e.to_grid(sheep), e.to_grid(wolves)
+    h, m = e.hash_of(e.Z, s, w, side)
+    bufs = [np.zeros(1 << 12, dtype=np.int64) for _ in range(5)]
+    n = e.gen(g, e.Z, s, w, side, h, m, 0, *bufs, e.scratch())
+    got = sorted((e.from_grid(int(a)), e.from_grid(int(b))) for a, b in
+                 zip(bufs[0][:n], bufs[1][:n], strict=True))
+    assert got == boards
+    for j in range(n):
+        assert e.hash_of(e.Z, int(bufs[0][j]), int(bufs[1][j]), 1 - side) == \
+            (bufs[2][j], bufs[3][j])
+    result = UlvState.create(rules, sheep, wolves, side).result
+    assert int(e.status(g, s, w, side)) == {None: 0, "wolves": 1, "sheep": 2}[result]
+    assert (int(e.mobility(g, s, w, side)) == 0) == (not boards)
+
+
+@given(seed=st.integers(0, 10**9))
+def test_u1_mirror_images_share_a_table_key(seed: int) -> None:
+    """A position and its left-right mirror image have the same key; the mirror of the
+    mirror is the position."""
+    _, sheep, wolves, side = random_board(random.Random(seed))
+    ms, mw = mirror_points(sheep), mirror_points(wolves)
+    assert (mirror_points(ms), mirror_points(mw)) == (sheep, wolves)
+    a = e.hash_of(e.Z, e.to_grid(sheep), e.to_grid(wolves), side)
+    b = e.hash_of(e.Z, e.to_grid(ms), e.to_grid(mw), side)
+    assert e.canon(*a) == e.canon(*b)
+
+
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**9))
+def test_u7_engine_agrees_with_retrograde_analysis_and_its_proofs_check(seed: int) -> None:
+    """Wherever the engine settles a position, retrograde analysis (no shared code) gives
+    that value; every proof yields a certificate the reference model accepts."""
+    root = small_position(seed, 100_000)
+    if root is None:
+        return
+    table = retro_solve(root, 100_000)
+    assert table is not None
+    value = table.value(root)[0]
+    for attacker in (SHEEP, WOLVES):
+        prover = Prover(root, attacker, table_bits=16)
+        outcome = prover.run(nodes=200_000)
+        name = ("wolves", "sheep")[attacker]
+        if outcome == "proved":
+            assert value == name
+            cert = prover.certificate()
+            assert cert is not None and check_certificate(root, name, cert) > 0
+        if outcome == "disproved":
+            assert value != name
+
+
+def test_u7_both_engines_settle_the_same_positions_the_same_way() -> None:
+    """The new engine and the first one (independent code paths) agree on 20 fixed
+    positions, and the new one settles at least as many."""
+    new_settled = old_settled = 0
+    for seed in range(20):
+        root = small_position(seed, 100_000)
+        if root is None:
+            continue
+        for attacker in (SHEEP, WOLVES):
+            new = Prover(root, attacker, table_bits=18).run(nodes=300_000)
+            old = LegacyProofSearch(root, attacker, 18).run(300_000)
+            if "open" not in (new, old):
+                assert new == old, (seed, attacker)
+            new_settled += new != "open"
+            old_settled += old != "open"
+    assert new_settled >= old_settled > 20
+
+
+def test_u7_the_17_sheep_start_is_a_sheep_win_with_a_checked_certificate() -> None:
+    """The engine proves the 17-sheep start (the committed report's value) and its proof
+    store gives a certificate the reference model re-checks, with no repair needed."""
+    start = initial_state(Options(setup=17))
+    prover = Prover(start, SHEEP, table_bits=20)
+    assert prover.run(nodes=20_000_000) == "proved"
+    cert = prover.store_certificate()
+    assert cert is not None
+    assert check_certificate(start, "sheep", cert) >= len(cert) > 50
+
+
+# ---- budgets, checkpoints, bad input --------------------------------------------------------
+
+
+def test_node_budget_stops_the_search_in_nodes() -> None:
+    prover = Prover(initial_state(Options(setup=20)), SHEEP, table_bits=16)
+    assert prover.run(nodes=250_000) == "max-nodes"
+    assert 250_000 <= prover.nodes < 250_000 + 2_000
+
+
+def test_time_budget_is_read_between_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fake clock that advances one second per reading: a 3-second budget stops after
+    a handful of chunks, whatever the machine's speed."""
+    import fleece.solver.ulvtafl.prover as mod
+
+    clock = iter(range(10**6))
+    monkeypatch.setattr(mod.time, "perf_counter", lambda: float(next(clock)))
+    prover = Prover(initial_state(Options(setup=20)), SHEEP, table_bits=16)
+    assert prover.run(seconds=3) == "timeout"
+    assert 0 < prover.nodes <= 3 * mod.CHUNK
+
+
+def test_memory_budget_sizes_the_table_and_refuses_what_cannot_fit() -> None:
+    state = initial_state(Options(setup=13))
+    small = Prover(state, SHEEP, memory="64M")
+    assert small.tt.nbytes + small.ps.nbytes <= 64 << 20
+    with pytest.raises(BudgetError, match="memory budget"):
+        Prover(state, SHEEP, memory="1M")
+    with pytest.raises(BudgetError, match=r"needs .* more than the memory budget"):
+        retro_solve(state, 200_000_000, memory="4G")
+    for bad in ("0", "-1G", "lots", ""):
+        with pytest.raises(BudgetError):
+            parse_memory(bad)
+    with pytest.raises(BudgetError):
+        Prover(state, SHEEP, table_bits=12).run(nodes=0)
+    with pytest.raises(BudgetError):
+        Prover(state, SHEEP, table_bits=12).run(seconds=0)
+
+
+def test_checkpoint_resumes_the_same_search(tmp_path: Path) -> None:
+    """A search saved and resumed reaches exactly the state of one run straight through
+    (the same nodes, the same root numbers): the table and counters come back whole."""
+    state = initial_state(Options(setup=15))
+    straight = Prover(state, SHEEP, table_bits=16)
+    straight.run(nodes=400_000)
+    first = Prover(state, SHEEP, table_bits=16)
+    first.run(nodes=200_000, checkpoint=tmp_path / "ck")
+    again = Prover.load(tmp_path / "ck", state=state, attacker=SHEEP)
+    again.run(nodes=200_000)
+    assert again.nodes == straight.nodes
+    assert again.root_numbers() == straight.root_numbers()
+    assert np.array_equal(again.tt, straight.tt)
+
+
+def test_checkpoints_refuse_overwrites_corruption_and_other_searches(tmp_path: Path) -> None:
+    state = initial_state(Options(setup=15))
+    prover = Prover(state, SHEEP, table_bits=12)
+    prover.run(nodes=5_000)
+    folder = tmp_path / "ck"
+    prover.save(folder)
+    saved = (folder / "search.npz").read_bytes()
+    with pytest.raises(CheckpointError, match="already there"):
+        prover.save(folder)
+    assert (folder / "search.npz").read_bytes() == saved
+    with pytest.raises(CheckpointError, match="not of this position"):
+        Prover.load(folder, state=initial_state(Options(setup=13)))
+    with pytest.raises(CheckpointError, match="a search for a sheep win"):
+        Prover.load(folder, attacker=WOLVES)
+    other_rules = Options(setup=15, rules=Rules(sheep_orthogonal=True))
+    with pytest.raises(CheckpointError, match="not of this position or rule set"):
+        Prover.load(folder, state=initial_state(other_rules))
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "search.npz").write_bytes(saved[: len(saved) // 2])
+    with pytest.raises(CheckpointError) as info:
+        Prover.load(broken)
+    assert "\n" not in str(info.value) and "corrupt" in str(info.value)
+    flipped = bytearray(saved)
+    flipped[len(flipped) // 2] ^= 0xFF
+    (broken / "search.npz").write_bytes(bytes(flipped))
+    with pytest.raises(CheckpointError, match="corrupt"):
+        Prover.load(broken)
+    with pytest.raises(CheckpointError, match="no checkpoint"):
+        Prover.load(tmp_path / "nowhere")
+
+
+@pytest.mark.parametrize("text", [
+    "SSS/SSS/SSSSSSS/SSSSSSS/SSSSSSS/SSS/SSW w",  # 32 sheep
+    "WWW/.../......./SSSSSSS/SSSSSSS/SSS/SSS w",  # three wolves
+    "W.W/.../......./SSSSSSS/SSSSSSS/SSS/SS w",  # a short rank
+])
+def test_bad_positions_are_one_line_errors(text: str) -> None:
+    with pytest.raises(FleeceError) as info:
+        parse_position(text)
+    assert "\n" not in str(info.value)
+
+
+def test_a_wolf_on_a_sheep_is_refused() -> None:
+    with pytest.raises(FleeceError, match="both a sheep and a wolf"):
+        UlvState.create(Rules(), 0b111111111, 0b1, WOLVES)
