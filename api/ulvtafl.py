@@ -17,15 +17,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from fleece.api.report import Report, detail
+from fleece.api.report import ABSENT, Report, detail
 from fleece.rules.errors import FleeceError, IllegalMoveError, ParseError
 
 __all__ = [
     "BoardReport",
+    "CertificateCheckReport",
+    "CertificateCheckRequest",
     "MoveRequest",
     "PerftReport",
     "PerftRequest",
     "PositionRequest",
+    "ProveReport",
+    "ProveRequest",
     "PuzzleCheckReport",
     "PuzzleCheckRequest",
     "PuzzleGenerateRequest",
@@ -37,10 +41,12 @@ __all__ = [
     "VerifyVariant",
     "board",
     "board_svg",
+    "check_certificates",
     "check_puzzles",
     "generate_puzzles",
     "perft",
     "play",
+    "prove",
     "replay",
     "reply",
     "rules_of",
@@ -281,6 +287,7 @@ class SolveRequest(PositionRequest):
     max_nodes: int | None = None
     timeout: float | None = SEARCH_BUDGET
     retro_limit: int = RETRO_LIMIT
+    memory: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -338,8 +345,203 @@ def solve(request: SolveRequest,
 
     state = _solve_state(request)
     result = run_solve(state, max_nodes=request.max_nodes, timeout=request.timeout,
-                       retro_limit=request.retro_limit, progress=progress)
+                       retro_limit=request.retro_limit, progress=progress,
+                       memory=_memory(request.memory))
     return SolveReport.from_json(result.to_json(), state=state)
+
+
+def _memory(text: str | None) -> int | None:
+    """A memory budget's bytes (`512M`, `8G`), or None for the default share of the
+    machine's free memory; FleeceError naming the `memory` field."""
+    if text is None:
+        return None
+    from fleece.solver.ulvtafl.budget import parse_memory
+
+    try:
+        return parse_memory(text)
+    except FleeceError as exc:
+        raise FleeceError(exc.message, field="memory", value=text) from None
+
+
+# ---- long proofs --------------------------------------------------------------------------
+
+SIDES = ("sheep", "wolves")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProveRequest(PositionRequest):
+    """`fleece ulvtafl prove`: prove that `side` can force a won end from a position (U7),
+    with budgets (`seconds`, `max_nodes`, `memory`), a checkpoint folder to save to and
+    `resume` from, several workers (threads) or a Ray cluster (`ray`: "local", "auto" or
+    an address), and a file to write the certificate to when the proof is found."""
+
+    side: str = "sheep"
+    seconds: float | None = None
+    max_nodes: int | None = None
+    memory: str | None = None
+    checkpoint: str | None = None
+    resume: bool = False
+    force: bool = False
+    workers: int = 1
+    ray: str | None = None
+    certificate: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProveReport(Report):
+    """Where the proof search stands: `outcome` proved, disproved (the side cannot force a
+    win), or why it stopped (timeout, max-nodes, interrupted, open); the work done; the
+    root's proof and disproof numbers; the certificate when proved (re-checked by the
+    reference model before it is reported)."""
+
+    position: str
+    side: str
+    outcome: str
+    nodes: int
+    seconds: float
+    nodes_per_second: float
+    proof_number: Any
+    disproof_number: Any
+    table_fill: float | None
+    workers: int
+    executor: str
+    checkpoint: str | None
+    certificate_positions: int | None
+    proof_positions: int | None
+    certificate_file: str | None
+    units: list[dict[str, Any]] = ABSENT
+
+
+def prove(request: ProveRequest,
+          progress: Callable[[dict[str, Any]], None] | None = None) -> ProveReport:
+    """Run (or resume) a long proof search within its budgets. A proof is reported only
+    with a certificate that the reference model re-checked; the certificate is written to
+    `certificate` (gzip when it ends in .gz) only then, never over a file without
+    `force`."""
+    from fleece.rules.ulvtafl.game import SIDE_NAMES
+    from fleece.rules.ulvtafl.notation import position_text
+    from fleece.solver.ulvtafl.certificate import (
+        Certificate,
+        bare,
+        check_certificate,
+        write_certificate,
+    )
+
+    if request.side not in SIDES:
+        raise FleeceError(f"'{request.side}' is not a side (sheep or wolves)", field="side")
+    if request.workers < 1:
+        raise FleeceError("at least one worker", field="workers", limit=1)
+    if request.resume and request.checkpoint is None:
+        raise FleeceError("resuming needs the checkpoint folder", field="resume")
+    if (request.workers > 1 or request.ray) and request.checkpoint is not None:
+        raise FleeceError("a split search keeps no checkpoint (one worker can)",
+                          field="checkpoint")
+    if request.certificate is not None and not request.force:
+        from pathlib import Path
+
+        if Path(request.certificate).exists():
+            raise FleeceError(f"{request.certificate}: already exists (force to replace it)",
+                              field="certificate")
+    state = state_of(request)
+    attacker = SIDE_NAMES.index(request.side)
+    memory = _memory(request.memory)
+    text = position_text(bare(state))
+    units: Any = ABSENT
+    if request.workers > 1 or request.ray:
+        from fleece.solver.ulvtafl.parallel import prove_split
+
+        split = prove_split(state, attacker, workers=request.workers, nodes=request.max_nodes,
+                            seconds=request.seconds, memory=memory,
+                            ray_address=request.ray, progress=progress)
+        data = split.to_json()
+        outcome, nodes, seconds = split.outcome, split.nodes, split.seconds
+        executor, strategy = split.executor, split.certificate
+        pn = dn = None
+        fill = None
+        units = data["units"]
+    else:
+        from fleece.solver.ulvtafl.prover import Prover
+
+        if request.resume:
+            assert request.checkpoint is not None
+            prover = Prover.load(request.checkpoint, state=state, attacker=attacker,
+                                 memory=memory)
+        else:
+            from pathlib import Path
+
+            if request.checkpoint is not None and not request.force and \
+                    (Path(request.checkpoint) / "search.npz").exists():
+                raise FleeceError(f"{request.checkpoint}: holds a checkpoint (resume it, or "
+                                  "force to start afresh)", field="checkpoint")
+            prover = Prover(state, attacker, memory=memory)
+        outcome = prover.run(nodes=request.max_nodes, seconds=request.seconds,
+                             progress=progress, checkpoint=request.checkpoint)
+        info = prover.progress_info()
+        nodes, seconds = prover.nodes, prover.seconds
+        pn, dn, fill = info["proof_number"], info["disproof_number"], info["table_fill"]
+        executor = "one thread"
+        strategy = prover.certificate() if outcome == "proved" else None
+    checked: int | None = None
+    written: str | None = None
+    if outcome == "proved":
+        if strategy is None:
+            outcome = "proved-without-certificate"
+        else:
+            checked = check_certificate(state, request.side, strategy)
+            if request.certificate is not None:
+                written = str(write_certificate(request.certificate,
+                                                Certificate(state, request.side, strategy),
+                                                overwrite=request.force))
+    return ProveReport(position=text, side=request.side, outcome=outcome, nodes=nodes,
+                       seconds=round(seconds, 3),
+                       nodes_per_second=round(nodes / seconds) if seconds > 0 else 0.0,
+                       proof_number=_number(pn), disproof_number=_number(dn),
+                       table_fill=fill, workers=request.workers,
+                       executor=executor, checkpoint=request.checkpoint,
+                       certificate_positions=len(strategy) if strategy else None,
+                       proof_positions=checked, certificate_file=written, units=units)
+
+
+def _number(value: Any) -> Any:
+    """A proof or disproof number as JSON: an int, "inf" (the engine's saturated value), or
+    None."""
+    from fleece.solver.ulvtafl.engine import INF
+
+    if value is None or isinstance(value, str):
+        return value
+    return "inf" if int(value) >= INF else int(value)
+
+
+@dataclass(frozen=True)
+class CertificateCheckRequest:
+    """`fleece ulvtafl certificate check`: a certificate file or a report JSON with
+    certificates; `lines` random lines of each instead of the whole proof."""
+
+    file: str
+    lines: int | None = None
+    seed: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class CertificateCheckReport(Report):
+    """Each certificate's root, winner and what the reference model walked through."""
+
+    certificates: list[dict[str, Any]]
+    ok: bool
+
+
+def check_certificates(request: CertificateCheckRequest) -> CertificateCheckReport:
+    """Re-check every certificate of a file with the reference rules model alone (every
+    wolf reply, every line ending in the winner's win, no repeated position); a fault is a
+    CertificateError naming the position."""
+    from fleece.solver.ulvtafl.certificate import check_file
+
+    if request.lines is not None and request.lines < 1:
+        raise FleeceError("at least one line", field="lines", limit=1)
+    found = check_file(request.file, request.lines, request.seed)
+    if not found:
+        raise FleeceError(f"{request.file}: holds no certificate", field="file")
+    return CertificateCheckReport(certificates=found, ok=True)
 
 
 # ---- puzzles ------------------------------------------------------------------------------

@@ -69,6 +69,9 @@ Json = Annotated[bool, typer.Option("--json", help="print one JSON object")]
 Svg = Annotated[str | None, typer.Option(metavar="FILE", show_default=False,
                                          help="also write the board as an SVG picture")]
 Force = Annotated[bool, typer.Option("--force", help="let --svg overwrite a file")]
+Memory = Annotated[str | None, typer.Option(
+    metavar="SIZE", show_default=False,
+    help="memory the tables may take, e.g. 512M or 8G (default: 40% of the free memory)")]
 
 
 def _position(setup: Setup | None, position: str | None, wolf: list[str] | None,
@@ -183,6 +186,7 @@ def solve(
     retro_limit: Annotated[int, typer.Option(
         parser=int_in(0, 200_000_000),
         help="positions the retrograde method may enumerate")] = api.RETRO_LIMIT,
+    memory: Memory = None,
     svg: Annotated[str | None, typer.Option(
         metavar="FILE", show_default=False,
         help="write the board with the best move as SVG")] = None,
@@ -194,7 +198,7 @@ def solve(
     proof-number search otherwise. 'unknown' only when the budget ran out (exit status 1)."""
     text, name = read_input(file) if file is not None else (None, "input")
     request = api.SolveRequest(text=text, source=name, max_nodes=max_nodes, timeout=timeout,
-                               retro_limit=retro_limit, **_position(
+                               retro_limit=retro_limit, memory=memory, **_position(
                                    setup, position, wolf, orthogonal,
                                    wolf_diagonal_captures_only, sheep_orthogonal,
                                    no_repetition_draw))
@@ -280,6 +284,152 @@ def play(
                  .replace(f"within {think:g} s", "within the time"))
             state = state.play(parse_move(move))
         echo(BoardView(state).text(), end="")
+    return EXIT_OK
+
+
+# ---- long proofs ------------------------------------------------------------------------
+
+
+def _num(value: Any) -> str:
+    """A proof or disproof number as printed: `inf` where the search saturates it."""
+    return "inf" if isinstance(value, int) and value >= 1 << 40 else str(value)
+
+
+def _proof_progress() -> tuple[Any, Any]:
+    """The progress line of a long proof: on a terminal a transient line redrawn in place,
+    otherwise one line on standard error per report (for logs of runs that take hours)."""
+    def line(info: dict[str, Any]) -> str:
+        if "units" in info:  # a split search: open units and total work
+            return (f"{info.get('nodes', 0):,} nodes, {info.get('nodes_per_second', 0):,} "
+                    f"nodes/s, {info.get('open', '?')} units open")
+        return (f"{info['nodes']:,} nodes, {info['nodes_per_second']:,} nodes/s, root pn "
+                f"{_num(info['proof_number'])} dn {_num(info['disproof_number'])}, table "
+                f"{100 * info['table_fill']:.0f}% full, {info['seconds']:,.0f} s")
+
+    if not sys.stderr.isatty():
+        def plain(info: dict[str, Any]) -> None:
+            sys.stderr.write(f"fleece: proving: {line(info)}\n")
+            sys.stderr.flush()
+
+        return None, plain
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                   console=Console(stderr=True), transient=True)
+    task = bar.add_task("proving")
+
+    def update(info: dict[str, Any]) -> None:
+        bar.update(task, description=f"proving: {line(info)}")
+
+    return bar, update
+
+
+@app.command()
+def prove(
+    side: Annotated[Side, typer.Option(**choice(Side),
+                                       help="the side whose win to prove")] = Side.SHEEP,
+    setup: SetupOpt = None, position: PositionOpt = None, wolf: WolfOpt = None,
+    orthogonal: Orthogonal = False, wolf_diagonal_captures_only: WolfDiag = False,
+    sheep_orthogonal: SheepOrth = False, no_repetition_draw: NoRepetition = False,
+    seconds: Annotated[float | None, typer.Option(
+        parser=seconds_in(), metavar="SECONDS", show_default=False,
+        help="stop after this many seconds (default: until settled or Ctrl-C)")] = None,
+    max_nodes: Annotated[int | None, typer.Option(
+        parser=int_in(1, MAX_NODES), show_default=False,
+        help="stop after this many nodes")] = None,
+    memory: Memory = None,
+    checkpoint: Annotated[str | None, typer.Option(
+        metavar="DIR", show_default=False,
+        help="save the search to this folder every 10 minutes, at the end and on Ctrl-C")
+    ] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="continue the search saved in --checkpoint")] = False,
+    workers: Annotated[int, typer.Option(
+        parser=int_in(1, 256), help="search the root's moves on this many threads")] = 1,
+    ray: Annotated[str | None, typer.Option(
+        metavar="ADDRESS", show_default=False,
+        help="run the work units on Ray: 'local', 'auto' or a cluster address (needs the "
+             "scale extra)")] = None,
+    certificate: Annotated[str | None, typer.Option(
+        metavar="FILE", show_default=False,
+        help="write the certificate here when proved (.gz: compressed)")] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="start afresh over a checkpoint, replace a certificate file")] = False,
+    json: Json = False,
+) -> int:
+    """A long proof search (df-pn) for one side's win, with budgets, checkpoints to resume,
+    a progress line, a clean stop on Ctrl-C, threads or Ray. A proof is reported only with
+    a certificate the reference rules re-checked (exit status 1 when not proved)."""
+    request = api.ProveRequest(
+        side=side.value, seconds=seconds, max_nodes=max_nodes, memory=memory,
+        checkpoint=checkpoint, resume=resume, force=force, workers=workers, ray=ray,
+        certificate=certificate, **_position(setup, position, wolf, orthogonal,
+                                             wolf_diagonal_captures_only, sheep_orthogonal,
+                                             no_repetition_draw))
+    bar, update = _proof_progress()
+    if bar is not None:
+        with bar:
+            report = api.prove(request, update)
+    else:
+        report = api.prove(request, update)
+    if json:
+        print_json(report)
+        return finish(report.outcome in ("proved", "disproved"))
+    echo(f"position: {report.position}")
+    words = {"proved": f"PROVED: the {report.side} can force a win",
+             "disproved": f"the {report.side} cannot force a win (U7: a draw or a loss)"}
+    echo(words.get(report.outcome, f"open: {report.outcome}; nothing is claimed"))
+    echo(f"work: {report.nodes:,} nodes in {report.seconds:,.1f} s "
+         f"({report.nodes_per_second:,.0f} nodes/s, {report.executor})")
+    if report.proof_number is not None:
+        echo(f"root proof number {report.proof_number}, disproof number "
+             f"{report.disproof_number}"
+             + (f", table {100 * report.table_fill:.0f}% full"
+                if report.table_fill is not None else ""))
+    if report.certificate_positions is not None:
+        whose = "the sheep's" if report.side == "sheep" else "the wolves'"
+        echo(f"certificate: {whose} move in {report.certificate_positions:,} "
+             f"positions, re-checked by the reference rules ({report.proof_positions:,} "
+             "positions walked)")
+    if report.certificate_file is not None:
+        echo(f"certificate written to {report.certificate_file}")
+    if report.checkpoint is not None:
+        echo(f"checkpoint: {report.checkpoint} (--resume to continue)")
+    return finish(report.outcome in ("proved", "disproved"))
+
+
+certificates = new_app("Certificates of proved Ulvtafl values: check.")
+app.add_typer(certificates, name="certificate")
+
+
+@certificates.command("check")
+def certificate_check(
+    file: Annotated[str, typer.Argument(
+        help="a certificate file (.json or .json.gz) or a report with certificates "
+             "(reports/ulvtafl-start.json)", show_default=False)],
+    lines: Annotated[int | None, typer.Option(
+        parser=int_in(1, 10**7), show_default=False,
+        help="check this many random lines of each instead of the whole proof")] = None,
+    seed: Annotated[int, typer.Option(parser=int_in(0), help="seed of the lines")] = 0,
+    json: Json = False,
+) -> int:
+    """Re-check certificates with the reference rules model alone: every reply of the
+    loser is answered, every line ends in the winner's win, no line repeats a position."""
+    report = api.check_certificates(api.CertificateCheckRequest(file=file, lines=lines,
+                                                                seed=seed))
+    if json:
+        print_json(report)
+        return EXIT_OK
+    for c in report.certificates:
+        if c["complete"]:
+            echo(f"{c['root']}: the {c['winner']} win - certificate of "
+                 f"{c['strategy_positions']:,} positions checked whole "
+                 f"({c['proof_positions']:,} positions walked)")
+        else:
+            echo(f"{c['root']}: the {c['winner']} win - {c['lines']:,} random lines checked "
+                 f"({c['plies']:,} plies) of a certificate of {c['strategy_positions']:,} "
+                 "positions")
     return EXIT_OK
 
 

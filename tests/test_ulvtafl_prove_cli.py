@@ -1,0 +1,69 @@
+"""`fleece ulvtafl prove` and `fleece ulvtafl certificate check`: a proof comes with a
+certificate the reference rules re-check, a budget stops the search with nothing claimed
+(exit status 1), a checkpoint resumes to the same proof, nothing is overwritten without
+--force, and a forged certificate is refused in one line."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+from helpers.clirun import invoke
+
+# 9 sheep about to fill the paddock against one wolf: a sheep win in a few plies.
+NEAR_WIN = "SSS/SS./..SSS../...S.../W....../.../... w"
+
+
+def test_prove_writes_a_certificate_that_checks(tmp_path: Path) -> None:
+    out = tmp_path / "cert.json.gz"
+    r = invoke(["ulvtafl", "prove", "--position", NEAR_WIN, "--certificate", str(out),
+                "--json"])
+    assert r.exit_code == 0, r.stderr
+    report = json.loads(r.stdout)
+    assert report["outcome"] == "proved" and report["side"] == "sheep"
+    assert report["certificate_file"] == str(out) and report["proof_positions"] >= 1
+    data = json.loads(gzip.decompress(out.read_bytes()))
+    assert data["winner"] == "sheep" and data["positions"] == report["certificate_positions"]
+    checked = invoke(["ulvtafl", "certificate", "check", str(out), "--json"])
+    assert checked.exit_code == 0, checked.stderr
+    assert json.loads(checked.stdout)["certificates"][0]["proof_positions"] == \
+        report["proof_positions"]
+    again = invoke(["ulvtafl", "prove", "--position", NEAR_WIN, "--certificate", str(out)])
+    assert again.exit_code == 2 and "already exists" in again.stderr
+
+
+def test_a_node_budget_claims_nothing_and_a_checkpoint_resumes(tmp_path: Path) -> None:
+    ckpt = tmp_path / "ckpt"
+    first = invoke(["ulvtafl", "prove", "--setup", "17", "--max-nodes", "1000",
+                    "--checkpoint", str(ckpt), "--memory", "64M", "--json"])
+    assert first.exit_code == 1, first.stderr
+    stopped = json.loads(first.stdout)
+    assert stopped["outcome"] == "max-nodes" and stopped["certificate_positions"] is None
+    assert (ckpt / "search.npz").is_file()
+    fresh = invoke(["ulvtafl", "prove", "--setup", "17", "--max-nodes", "1000",
+                    "--checkpoint", str(ckpt)])
+    assert fresh.exit_code == 2 and "holds a checkpoint (resume it" in fresh.stderr
+    resumed = invoke(["ulvtafl", "prove", "--setup", "17", "--max-nodes", "1000",
+                      "--checkpoint", str(ckpt), "--resume", "--json"])
+    assert resumed.exit_code == 1, resumed.stderr
+    assert json.loads(resumed.stdout)["nodes"] > stopped["nodes"]
+    other = invoke(["ulvtafl", "prove", "--setup", "15", "--checkpoint", str(ckpt),
+                    "--resume"])
+    assert other.exit_code == 2 and other.stderr.count("\n") == 1
+
+
+def test_a_forged_certificate_is_refused(tmp_path: Path) -> None:
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps({"format": "fleece-ulvtafl-certificate", "root": NEAR_WIN,
+                                  "winner": "sheep", "positions": 0, "certificate": {}}))
+    r = invoke(["ulvtafl", "certificate", "check", str(forged)])
+    assert r.exit_code == 2 and r.stderr.startswith("fleece: error: ")
+    assert r.stderr.count("\n") == 1
+
+
+def test_bad_budgets_are_one_line() -> None:
+    for args in (["--memory", "0"], ["--memory", "lots"], ["--resume"], ["--max-nodes", "0"]):
+        r = invoke(["ulvtafl", "prove", "--setup", "17", *args])
+        assert r.exit_code == 2, (args, r.output)
+        assert r.stderr.startswith("fleece: error: ") and r.stderr.count("\n") == 1
