@@ -178,8 +178,10 @@ def test_web_fields_are_request_fields() -> None:
     # the web's time budget is the worker pool's per-request budget, not a request field
     assert keys(web_cards.concentration_options, b"{}") == {
         f.name for f in dataclasses.fields(cards.ConcentrationRequest)} - {"timeout"}
+    # the web solves positions only, within the server's own memory budget
     assert keys(web_ulvtafl.solve_options, b"{}", 10.0) == {
-        f.name for f in dataclasses.fields(ulvtafl.SolveRequest)} - {"text", "source"}
+        f.name for f in dataclasses.fields(ulvtafl.SolveRequest)} - {"text", "source",
+                                                                      "memory"}
     assert keys(web_ulvtafl.move_options, b"{}", 10.0) == {
         f.name for f in dataclasses.fields(ulvtafl.MoveRequest)}
 
