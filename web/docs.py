@@ -45,6 +45,13 @@ def type_text(schema: dict[str, Any], node: Any) -> str:
     return str(kind) if kind else "any"
 
 
+def _number(value: Any) -> str:
+    """A limit as written in the schema (FastAPI writes 10**18 as 1e+18, 0 as 0.0)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
 def limits_text(node: dict[str, Any]) -> str:
     """A field's limits in words (the range of a number, the length of a text or list)."""
     parts = []
@@ -54,8 +61,8 @@ def limits_text(node: dict[str, Any]) -> str:
         lo = sub.get("minimum", sub.get("exclusiveMinimum"))
         hi = sub.get("maximum")
         if lo is not None or hi is not None:
-            low = f"more than {lo}" if "exclusiveMinimum" in sub else f"{lo}"
-            parts.append(f"{low}..{hi}" if hi is not None else f"at least {low}")
+            low = f"more than {_number(lo)}" if "exclusiveMinimum" in sub else _number(lo)
+            parts.append(f"{low}..{_number(hi)}" if hi is not None else f"at least {low}")
         if "maxLength" in sub:
             parts.append(f"at most {sub['maxLength']:,} characters")
         if "maxItems" in sub:

@@ -41,12 +41,12 @@ TRAPPED = "WSS/.SS/..S.S../..S..../SS...../.../... w"
 def warm_up() -> None:
     """Run each compiled kernel once (numba loads or compiles it on the first call), and the
     page jobs of Mutton and Woof!! once on the bundled examples, and an Ulvtafl puzzle's hint."""
+    from fleece.api import mutton, ulvtafl, woof
     from fleece.rules.ulvtafl.game import Options, initial_state
     from fleece.rules.ulvtafl.notation import parse_position
     from fleece.solver.ulvtafl import perft_counts, solve
     from fleece.solver.ulvtafl.search import retro_solve
     from fleece.solver.ulvtafl.solve import _from_table, bare
-    from fleece.api import mutton, ulvtafl, woof
     from fleece.web.jobs import mutton as mutton_jobs
     from fleece.web.jobs import woof as woof_jobs
 

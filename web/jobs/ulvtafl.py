@@ -58,7 +58,6 @@ def puzzle_hint(request: Any) -> dict[str, Any]:
     """The position of a puzzle after the moves played, its value and the hint
     (fleece.api.ulvtafl.puzzle_hint), and the board."""
     from fleece.api import ulvtafl
-
     from fleece.rules.ulvtafl.notation import parse_move
 
     report = ulvtafl.puzzle_hint(request)
