@@ -23,7 +23,7 @@ SHADES = 10  # shades 0..10: p rounded to tenths
 
 RAMP_LIGHT = ((0xFB, 0xF1, 0xEC), (0x9E, 0x17, 0x10))  # p = 0 and p = 1 on a light page
 RAMP_DARK = ((0x2E, 0x27, 0x24), (0xFF, 0x6E, 0x5E))  # ... on a dark page
-INK_DARK = "#1d1d1f"
+INK_DARK = "#000000"
 INK_LIGHT = "#ffffff"
 CORPSE_FILL = ("#d9d9d9", "#4a4a4a")  # light, dark
 EMPTY_FILL = ("#f7f7f2", "#26282b")
