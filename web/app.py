@@ -189,10 +189,15 @@ async def on_worker_failed(request: Request, exc: Exception) -> Response:
 
 
 async def on_http(request: Request, exc: Exception) -> Response:
-    """404 and 405 as one line (JSON under /api, a page elsewhere)."""
+    """404 and 405 as one line (JSON under /api, a page elsewhere); a 405 keeps its `Allow`
+    header (the methods the path takes)."""
     status = exc.status_code if isinstance(exc, HTTPException) else 404
     message = {404: "no such page", 405: "method not allowed here"}.get(status, "refused")
-    return _answer(request, status, message, "Not found" if status == 404 else "Not allowed")
+    response = _answer(request, status, message,
+                       "Not found" if status == 404 else "Not allowed")
+    if isinstance(exc, HTTPException) and exc.headers:
+        response.headers.update(exc.headers)
+    return response
 
 
 async def server_error(request: Request, exc: Exception) -> Response:

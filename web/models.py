@@ -189,8 +189,10 @@ def json_body(model: type[M]) -> Callable[[Request], Awaitable[M]]:
 
 
 def body_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """The OpenAPI `requestBody` of a JSON route whose body a dependency reads."""
-    return {"requestBody": {"required": True, "content": {"application/json": {
+    """The OpenAPI `requestBody` of a JSON route whose body a dependency reads; a body whose
+    fields all have defaults may be left out (an empty body is `{}`)."""
+    required = any(f.is_required() for f in model.model_fields.values())
+    return {"requestBody": {"required": required, "content": {"application/json": {
         "schema": model.model_json_schema(ref_template="#/components/schemas/{model}")}}}}
 
 
