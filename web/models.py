@@ -52,8 +52,9 @@ class RequestModel(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    def to_request(self) -> Any:
-        """The library's request dataclass of this body."""
+    def to_request(self, *args: Any, **kwargs: Any) -> Any:
+        """The library's request dataclass of this body (some take the request's context:
+        the budget, the puzzle)."""
         raise NotImplementedError
 
 

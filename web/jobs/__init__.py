@@ -5,6 +5,9 @@ line does, and returns plain data: `json`, the report's `to_json()` (what the co
 
 They import nothing of the web server. Input errors are the library's FleeceErrors, carrying
 their field, line and column; the pool hands them to the server as they are.
+
+Imports: fleece.web.jobs, fleece.api, fleece.solver and fleece.rules; nothing of the web
+server, the command line or a web framework.
 """
 
 from __future__ import annotations

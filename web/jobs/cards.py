@@ -90,7 +90,7 @@ def duel_view(data: dict[str, Any]) -> dict[str, Any]:
     the table) and columns (cards of them already seen) labelled, and a one-line reading of
     the result."""
     table = data["move_table"]
-    rows = []
+    rows: list[dict[str, Any]] = []
     width = 0
     for name, row in table.items():
         width = max(width, len(row))

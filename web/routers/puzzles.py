@@ -16,7 +16,15 @@ from fleece.api import mutton, woof
 from fleece.web.body import BadRequest, parse_form, read_body
 from fleece.web.jobs import mutton as mutton_jobs
 from fleece.web.jobs import woof as woof_jobs
-from fleece.web.models import RequestModel, Word, body_schema, from_form, json_body, report_model
+from fleece.web.models import (
+    ErrorBody,
+    RequestModel,
+    Word,
+    body_schema,
+    from_form,
+    json_body,
+    report_model,
+)
 from fleece.web.packs import Puzzle
 from fleece.web.site import REFUSED, SiteDep, cli_json, json_error, refusal
 
@@ -86,7 +94,8 @@ def check(p: Puzzle, picked: list[str]) -> dict[str, Any]:
             "given": sorted(chosen), "solution": list(p.steps)}
 
 
-NOT_FOUND = {404: {"description": "no such puzzle"}}
+NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody,
+                                                   "description": "no such puzzle"}}
 
 
 @api.get("", response_model=PuzzleList, summary="The committed deduction puzzles")

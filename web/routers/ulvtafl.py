@@ -168,17 +168,17 @@ async def _run_action(site: Site, action: str, submitted: dict[str, Any]
                    f"--retro-limit {request.retro_limit} --json")
         return await site.page_job(jobs.solve, request), command
     moving = from_form(MoveBody, submitted, ignore=("action",))
-    request = moving.to_request(site.budget)
+    play = moving.to_request(site.budget)
     if action == "new":
-        request = dataclasses.replace(request, position=None, move=None)
+        play = dataclasses.replace(play, position=None, move=None)
     else:
-        request = dataclasses.replace(request, setup=None)
+        play = dataclasses.replace(play, setup=None)
         if action == "reply":
-            request = dataclasses.replace(request, move=None)
-        elif request.move is None:
+            play = dataclasses.replace(play, move=None)
+        elif play.move is None:
             raise BadRequest("move: missing (click a piece, then where it goes)",
                              field="move")
-    return await site.run(jobs.move, request), ""
+    return await site.run(jobs.move, play), ""
 
 
 @pages.post("/ulvtafl")

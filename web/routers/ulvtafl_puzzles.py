@@ -17,6 +17,7 @@ from fleece.api import ulvtafl
 from fleece.web.body import parse_form, read_body
 from fleece.web.jobs import ulvtafl as jobs
 from fleece.web.models import (
+    ErrorBody,
     Line,
     RequestModel,
     ShortText,
@@ -81,7 +82,8 @@ class PlayBody(HintBody):
 
 StepOut = report_model(ulvtafl.PuzzleStepReport, "UlvtaflPuzzleStepReport")
 HintOut = report_model(ulvtafl.PuzzleHintReport, "UlvtaflPuzzleHintReport")
-NOT_FOUND = {404: {"description": "no such puzzle"}}
+NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody,
+                                                   "description": "no such puzzle"}}
 
 
 def _find(site: Site, grade: str, number: str) -> UlvPuzzle | None:

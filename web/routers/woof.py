@@ -31,6 +31,8 @@ from fleece.web.site import REFUSED, Site, SiteDep, refusal
 api = APIRouter(prefix="/api/woof", tags=["woof"])
 pages = APIRouter(include_in_schema=False)
 ENGINES = tuple(e.value for e in Engine)
+# What the result fragment shows inside itself: a refusal, a job past its budget, a failure.
+FRAGMENT_ERRORS: tuple[type[Exception], ...] = (*REFUSED, TookTooLong, WorkerFailed)
 
 
 class SolveBody(RequestModel):
@@ -122,7 +124,7 @@ async def woof_fragment(request: Request, site: SiteDep) -> Response:
     evidence changes); every error is shown inside it."""
     try:
         status, context = await _solve(request, site)
-    except (*REFUSED, TookTooLong, WorkerFailed) as exc:
+    except FRAGMENT_ERRORS as exc:
         status, message = (503, str(exc)) if isinstance(exc, TookTooLong) else \
             (500, f"internal error: {exc}") if isinstance(exc, WorkerFailed) else refusal(exc)
         context = {"form": form_defaults(), "result": None, "error": message, "marked": None}
