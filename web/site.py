@@ -59,6 +59,12 @@ class Site:
         return HTMLResponse(html, status_code=status)
 
 
+def no_such_puzzle(request: Request, site: Site) -> Response:
+    """The 404 page of a puzzle path that names no committed puzzle."""
+    return site.page(request, "error.html", 404, title="Not found", message="no such puzzle",
+                     code=404)
+
+
 def get_site(request: Request) -> Site:
     """The site of the app serving `request` (a dependency; tests may override it)."""
     s: Site = request.app.state.site

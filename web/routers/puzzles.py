@@ -26,7 +26,7 @@ from fleece.web.models import (
     report_model,
 )
 from fleece.web.packs import Puzzle
-from fleece.web.site import REFUSED, SiteDep, cli_json, json_error, refusal
+from fleece.web.site import REFUSED, SiteDep, cli_json, json_error, no_such_puzzle, refusal
 
 api = APIRouter(prefix="/api/puzzles", tags=["puzzles"])
 pages = APIRouter(include_in_schema=False)
@@ -164,8 +164,7 @@ async def puzzle_page(request: Request, site: SiteDep, game: str, grade: str,
     """One puzzle: pick, check, see the solution."""
     p = _find(site, game, grade, number)
     if p is None:
-        return site.page(request, "error.html", 404, title="Not found",
-                         message="no such puzzle", code=404)
+        return no_such_puzzle(request, site)
     return site.page(request, "puzzle.html", p=p, picked=[], verdict=None, error=None)
 
 
@@ -175,8 +174,7 @@ async def puzzle_check_page(request: Request, site: SiteDep, game: str, grade: s
     """One puzzle after Check or Show the solution."""
     p = _find(site, game, grade, number)
     if p is None:
-        return site.page(request, "error.html", 404, title="Not found",
-                         message="no such puzzle", code=404)
+        return no_such_puzzle(request, site)
     submitted = parse_form(await read_body(request), repeatable=("pick",))
     raw = submitted.get("pick", [])
     picked = [x for x in (raw if isinstance(raw, list) else [raw]) if x]

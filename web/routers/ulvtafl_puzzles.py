@@ -28,7 +28,7 @@ from fleece.web.models import (
     report_model,
 )
 from fleece.web.packs import UlvPuzzle
-from fleece.web.site import REFUSED, Site, SiteDep, cli_json, json_error, refusal
+from fleece.web.site import REFUSED, Site, SiteDep, cli_json, json_error, no_such_puzzle, refusal
 
 api = APIRouter(prefix="/api/ulvtafl/puzzles", tags=["ulvtafl puzzles"])
 pages = APIRouter(include_in_schema=False)
@@ -177,8 +177,7 @@ async def puzzle_page(request: Request, site: SiteDep, grade: str, number: str) 
     """An Ulvtafl puzzle at its start."""
     p = _find(site, grade, number)
     if p is None:
-        return site.page(request, "error.html", 404, title="Not found",
-                         message="no such puzzle", code=404)
+        return no_such_puzzle(request, site)
     return await _show(request, site, p, ())
 
 
@@ -188,8 +187,7 @@ async def puzzle_action(request: Request, site: SiteDep, grade: str, number: str
     """An Ulvtafl puzzle after a move, a take-back, a hint or "show the solution"."""
     p = _find(site, grade, number)
     if p is None:
-        return site.page(request, "error.html", 404, title="Not found",
-                         message="no such puzzle", code=404)
+        return no_such_puzzle(request, site)
     submitted = parse_form(await read_body(request))
     try:
         form = from_form(PlayForm, submitted)
