@@ -719,8 +719,8 @@ def test_ulvtafl_puzzle_verdict_is_the_cli_check(client: TestClient,
 
 
 def test_ulvtafl_puzzle_page_move_take_back_and_hints(client: TestClient) -> None:
-    """The page: the claim; the key move g5-f5 answered by c4-b4; a losing move said to throw
-    the win away, then taken back; three hints from the threat to the move."""
+    """The page: the claim; the key move g5-f5 and the wolves' answer; a losing move said to
+    throw the win away, then taken back; three hints from the threat to the move."""
     page = client.get("/ulvtafl/puzzles/hard/004").text
     assert "Sheep to move and win in 7 plies" in page
     assert page.count('data-point="') == 33
@@ -1020,6 +1020,46 @@ def test_a_request_past_its_budget_is_stopped_and_the_server_goes_on() -> None:
         r = c.post("/api/woof/solve", json={"evidence": RULEBOOK5})
         assert r.status_code == 200 and r.json()["consistent"] is True
         assert pool.killed == 2
+
+
+class _FailingPool:
+    """A worker pool whose every job fails with `error` (swapped in for a test)."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    async def run(self, fn: Any, *args: Any, budget: float) -> Any:
+        raise self.error
+
+
+@pytest.mark.parametrize("error,status,message,title", [
+    ("too long", 503, "took too long: stopped after the 3 s budget of a request",
+     "Took too long"),
+    ("failed", 500, "internal error: ValueError: boom", "Internal error"),
+    ("bad", 400, "deck: not a deck", "Bad input"),
+])
+def test_each_failure_type_has_its_status(error: str, status: int, message: str,
+                                          title: str) -> None:
+    """The app's exception handlers by type, through a site whose pool fails as asked
+    (swapped in with app.dependency_overrides): TookTooLong 503, WorkerFailed 500, the
+    library's input error 400; JSON under /api, the error page elsewhere."""
+    import dataclasses
+
+    from fleece.rules.errors import FleeceError
+    from fleece.web.pool import BadJobInput, TookTooLong, WorkerFailed
+    from fleece.web.site import get_site
+
+    raised = {"too long": TookTooLong(3.0), "failed": WorkerFailed("ValueError: boom"),
+              "bad": BadJobInput(FleeceError("not a deck", field="deck"))}[error]
+    app = create_app(Config(workers=1))
+    failing = dataclasses.replace(app.state.site, pool=_FailingPool(raised))
+    app.dependency_overrides[get_site] = lambda: failing
+    c = TestClient(app, base_url="http://localhost")  # no lifespan: no real workers
+    r = c.post("/api/cards/war/analyse", json={"deck": "pairs:4"})
+    assert (r.status_code, r.json()) == (status, {"error": message})
+    r = c.post("/cards/war", data={"deck": "pairs:4"})
+    assert r.status_code == status
+    assert f"<h1>{title}</h1>" in r.text or message in unescape(r.text)
 
 
 def test_another_host_is_served_to_any_name() -> None:

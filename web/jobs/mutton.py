@@ -57,6 +57,7 @@ def mutton_view(problem: Any, result: Any, text: str) -> dict[str, Any]:
             "letter": a, "status": status_text(problem, a),
             "rounds": " ".join(str(n) for n in runs[a]), "p": f"{float(p):.3f}",
             "exact": exact(p), "shade": shade(p),
+            "label": "wolf" if p == 1 else "0" if p == 0 else f"{float(p):.2f}",
             "kind": "wolf" if p == 1 else "cleared" if p == 0 else "open",
             "reason": r.text if r is not None else "", "hover": hover,
             "model": f"{float(model.probability(a)):.3f}" if view["model"] else "",
@@ -111,10 +112,7 @@ def mutton_board(problem: Any, rows: dict[str, dict[str, Any]]) -> dict[str, Any
                                 "corpse": c in pic.corpses}
         if a is not None:
             row = rows[a]
-            label = {"wolf": "wolf", "cleared": "0"}.get(row["kind"], row["p"][1:4]
-                                                          if row["p"].startswith("0") else
-                                                          row["p"])
-            cell.update(shade=row["shade"], label=label, hover=row["hover"],
+            cell.update(shade=row["shade"], label=row["label"], hover=row["hover"],
                         exact=row["exact"], reason=row["reason"], kind=row["kind"])
         cells.append(cell)
     labels = [{"x": round(x, 1), "y": round(y, 1), "text": t} for x, y, t in layout.row_labels()]
