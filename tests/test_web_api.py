@@ -920,7 +920,9 @@ def test_api_index_lists_every_json_endpoint(client: TestClient) -> None:
     endpoints = {(e["method"], e["path"]) for e in listed["endpoints"]}
     assert endpoints == {r for r in app_routes(client.app) if r[1].startswith("/api")}
     solve = next(e for e in listed["endpoints"] if e["path"] == "/api/cards/war/analyse")
-    assert solve["description"].endswith("What `fleece\ncards war analyse --json` prints.")
+    assert solve["description"].endswith(" 95% intervals; `method` and `reason` say which "
+                                         "ran and why. What `fleece cards war analyse "
+                                         "--json` prints.")
     assert (listed["openapi"], listed["docs"]) == ("/openapi.json", "/docs")
 
 
@@ -938,10 +940,12 @@ def test_docs_page_documents_every_endpoint_in_full(client: TestClient) -> None:
     assert page.status_code == 200 and page.headers["content-security-policy"] == CSP
     html = unescape(page.text)
     assert "<script>" not in html and 'href="/docs" aria-current="page">API' in html
+    text = " ".join(re.sub(r"<[^>]+>", "", html).split())  # the page as read
     for path, item in schema["paths"].items():
         for method, op in item.items():
             assert f"{method.upper()} {path}</code></h2>" in html, (method, path)
-            assert " ".join(op["description"].split()) in " ".join(html.split()), path
+            assert " ".join(op["description"].replace("`", "").split()) in text, path
+    assert "<code>--json</code>" in html and "`" not in text
     for name in SolveBody.model_fields:
         assert f"<dt><code>{name}</code></dt>" in html
     assert "0..1000000000000000000" in html  # wolves' limits, from the model's Field

@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from jinja2 import DictLoader, Environment, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
@@ -120,12 +121,20 @@ def _package_files(folder: str, suffixes: tuple[str, ...]) -> dict[str, bytes]:
             if p.is_file() and p.name.endswith(suffixes)}
 
 
+def code_spans(text: str) -> Markup:
+    """Text with its `backticked` spans as <code> (everything escaped first): the API's
+    descriptions are written that way."""
+    parts = str(escape(text)).split("`")
+    return Markup("".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts)))
+
+
 def _environment() -> Environment:
     templates = {name: data.decode("utf-8")
                  for name, data in _package_files("templates", (".html",)).items()}
     env = Environment(loader=DictLoader(templates), autoescape=select_autoescape(["html"]),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.policies["json.dumps_kwargs"] = {"sort_keys": False}  # show JSON in the CLI's order
+    env.filters["ticks"] = code_spans
     for name in templates:  # compiled now, not by the first requests (on the event loop)
         env.get_template(name)
     return env

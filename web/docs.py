@@ -154,6 +154,6 @@ def api_index(schema: dict[str, Any]) -> Response:
     """`GET /api`: every endpoint (method, path, summary and whole description), and where
     the schema and the documentation page are."""
     listed = [{"method": e["method"], "path": e["path"], "does": e["summary"],
-               "description": e["description"]} for e in endpoints(schema)]
+               "description": " ".join(e["description"].split())} for e in endpoints(schema)]
     data = {"endpoints": listed, "openapi": "/openapi.json", "docs": "/docs"}
     return Response(json.dumps(data, indent=2) + "\n", media_type="application/json")
