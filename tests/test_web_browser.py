@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 from helpers.serve import served
+from helpers.wcag import ratio
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("FLEECE_CHROMIUM", "/usr/bin/chromium")
@@ -224,6 +225,40 @@ def test_mutton_help_page_chart_in_the_browser(server: str, any_page: Any) -> No
     assert detail.startswith("C: P(wolf) = 1") and "Certain wolf" in detail
     assert page.locator("#table tr.wolf[data-letter='C']").count() == 1
     shot(page, "mutton-page" if page.viewport_size == DESKTOP else "mutton-phone", "#result")
+
+
+# Each living animal's cell on the board: the fill of its hexagon and of its texts, as drawn.
+CELL_COLOURS = """() => Array.from(document.querySelectorAll('#board g.animal')).map(g => ({
+  letter: g.getAttribute('data-letter'),
+  fill: getComputedStyle(g.querySelector('polygon')).fill,
+  texts: Array.from(g.querySelectorAll('text')).map(t => getComputedStyle(t).fill)}))"""
+
+
+def _rgb(css: str) -> str:
+    """`rgb(158, 23, 16)` as `#9e1710`."""
+    r, g, b = (int(x) for x in css[css.index("(") + 1:css.index(")")].split(",")[:3])
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_board_letters_read_on_their_shade_as_drawn(server: str, browser: Any,
+                                                     scheme: str) -> None:
+    """The colours the browser draws (after every style rule), light and dark: each letter,
+    cell name and probability on the board reaches 4.5:1 on its cell, C (a certain wolf)
+    included (WCAG's ratio, tests/helpers/wcag.py)."""
+    context = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
+    pg = context.new_page()
+    try:
+        _mutton(pg, server)
+        cells = pg.evaluate(CELL_COLOURS)
+    finally:
+        context.close()
+    assert len(cells) == 21
+    low = [(c["letter"], fg, c["fill"], round(ratio(_rgb(fg), _rgb(c["fill"])), 2))
+           for c in cells for fg in c["texts"] if ratio(_rgb(fg), _rgb(c["fill"])) < 4.5]
+    assert low == []
+    certain = next(c for c in cells if c["letter"] == "C")
+    assert _rgb(certain["fill"]) != _rgb(certain["texts"][1])
 
 
 def test_mutton_typo_marks_the_paste(server: str, page: Any) -> None:

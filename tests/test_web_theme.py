@@ -1,9 +1,9 @@
 """The pages' colours read well: every text colour on its background reaches WCAG AA's 4.5:1
 in the light and the dark scheme, the probability shades included (a certain wolf's letter
 is not red on red), in the page's style sheet and in the board SVG of `fleece mutton solve
---svg`. The contrast is computed here from WCAG 2's definition, not with fleece's own
-function; and the style sheet names no colour of its own, so the table checked here is every
-colour the pages use."""
+--svg`. The contrast is computed from WCAG 2's definition (tests/helpers/wcag.py), not with
+fleece's own function; and the style sheet names no colour of its own, so the table checked
+here is every colour the pages use (tests/test_web_browser.py checks the colours as drawn)."""
 
 from __future__ import annotations
 
@@ -12,30 +12,13 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from helpers.wcag import ratio, relative_luminance
 
 from fleece.rules.mutton.picture import SHADES
 from fleece.web.theme import PALETTE, TEXT_PAIRS, colours, theme_css
 
 ROOT = Path(__file__).resolve().parent.parent
 AA = 4.5
-
-
-def srgb_to_linear(c: int) -> float:
-    """WCAG 2.x: a channel's linear value (the sRGB transfer function)."""
-    v = c / 255
-    return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-
-
-def relative_luminance(colour: str) -> float:
-    m = re.fullmatch(r"#([0-9a-fA-F]{2})([0-9a-fA-F]{2})([0-9a-fA-F]{2})", colour)
-    assert m, colour
-    r, g, b = (srgb_to_linear(int(x, 16)) for x in m.groups())
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def ratio(fg: str, bg: str) -> float:
-    hi, lo = sorted((relative_luminance(fg), relative_luminance(bg)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
 
 
 def test_the_wcag_formula_here_is_right() -> None:
