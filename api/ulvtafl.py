@@ -33,7 +33,10 @@ __all__ = [
     "PuzzleCheckReport",
     "PuzzleCheckRequest",
     "PuzzleGenerateRequest",
+    "PuzzleHintReport",
     "PuzzlePackReport",
+    "PuzzlePlayRequest",
+    "PuzzleStepReport",
     "ReplayReport",
     "ReplayRequest",
     "SolveReport",
@@ -46,7 +49,9 @@ __all__ = [
     "generate_puzzles",
     "perft",
     "play",
+    "play_puzzle",
     "prove",
+    "puzzle_hint",
     "replay",
     "reply",
     "rules_of",
@@ -668,6 +673,100 @@ def check_puzzles(request: PuzzleCheckRequest) -> PuzzleCheckReport:
         lines += [*v.lines(), ""]
     return PuzzleCheckReport(puzzles=[v.to_json() for v in verdicts],
                              sound=all(v.sound for v in verdicts), lines=tuple(lines[:-1]))
+
+
+@dataclass(frozen=True)
+class PuzzlePlayRequest:
+    """A puzzle played on a board: the puzzle file's text (one puzzle), the moves played so
+    far from its position (both sides', U8 notation), and the user's next `move` (for
+    `play_puzzle`; `puzzle_hint` ignores it)."""
+
+    puzzle: str
+    moves: tuple[str, ...] = ()
+    move: str | None = None
+    source: str = "puzzle"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PuzzleStepReport(Report):
+    """One turn: the user's move and the defence's best reply. `ok` false: the move was not
+    played (`error` says why); `still_wins` whether the user's side still wins, `fastest`
+    whether it kept the shortest win; `moves` every move played from the puzzle's position;
+    `message` the turn in words (a move that throws the win away says so: take it back by
+    dropping the last two moves)."""
+
+    ok: bool
+    position: str
+    error: str | None
+    move: str | None
+    still_wins: bool | None
+    fastest: bool | None
+    reply: str | None
+    plies_left: int | None
+    result: str | None
+    message: str
+    moves: list[str]
+    state: Any = detail()
+
+
+@dataclass(frozen=True, kw_only=True)
+class PuzzleHintReport(Report):
+    """The position after the moves played, who is to move, its exact value, and a hint for
+    the side to move when it wins (least to most telling: `threat` in words, then the
+    `piece` to move, then the `move` itself); `hint` is None when the side to move does not
+    win (after a move that threw the win away)."""
+
+    position: str
+    to_move: str | None
+    winner: str | None
+    plies: int | None
+    hint: dict[str, Any] | None
+    state: Any = detail()
+
+
+def _puzzle_and_state(request: PuzzlePlayRequest) -> tuple[Any, Any, Any]:
+    """The puzzle of the request, the table of its position's values and the state after the
+    moves played (FleeceError, field `moves`, naming the first move that is not legal)."""
+    from fleece.solver.puzzles.ulvtafl import parse_puzzle, values_for
+    from fleece.solver.puzzles.ulvtafl.play import replay
+
+    puzzle = parse_puzzle(request.puzzle, request.source)
+    try:
+        state = replay(puzzle, list(request.moves))
+    except FleeceError as exc:
+        raise FleeceError(exc.message, field="moves") from None
+    return puzzle, values_for(puzzle.state()), state
+
+
+def play_puzzle(request: PuzzlePlayRequest) -> PuzzleStepReport:
+    """Play the user's `move` after `moves`, then the defence's best reply (the longest
+    resistance, as in the solution); a move that is not legal is a step with `ok` false."""
+    from fleece.rules.ulvtafl.notation import parse_position
+    from fleece.solver.puzzles.ulvtafl import step
+
+    if request.move is None:
+        raise FleeceError("missing: the move to play", field="move")
+    puzzle, values, _ = _puzzle_and_state(request)
+    done = step(puzzle, list(request.moves), request.move, values)
+    return PuzzleStepReport.from_json(done.to_json(), state=parse_position(done.position))
+
+
+def puzzle_hint(request: PuzzlePlayRequest) -> PuzzleHintReport:
+    """The position after `moves`, its value and, when the side to move wins, the hint."""
+    from fleece.rules.ulvtafl.game import SIDE_NAMES
+    from fleece.rules.ulvtafl.notation import position_text
+    from fleece.solver.puzzles.ulvtafl import hint
+    from fleece.solver.puzzles.ulvtafl.analysis import bare, value
+
+    _, values, state = _puzzle_and_state(request)
+    if state.is_terminal():
+        return PuzzleHintReport(position=position_text(state), to_move=None,
+                                winner=state.result, plies=0, hint=None, state=state)
+    winner, plies = value(values, bare(state))
+    found = hint(values, state)
+    return PuzzleHintReport(position=position_text(state), to_move=SIDE_NAMES[state.to_move],
+                            winner=winner, plies=None if winner == "draw" else plies,
+                            hint=found.to_json() if found is not None else None, state=state)
 
 
 @dataclass(frozen=True, kw_only=True)

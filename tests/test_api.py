@@ -158,32 +158,27 @@ def test_request_fields_are_the_command_line_options(words: list[str], request_c
 
 
 def test_web_fields_are_request_fields() -> None:
-    """The web's JSON fields are the same names (web/<game>.py reads them and builds the
-    request): each field it reads is a field of the API request."""
-    from fleece.web import cards as web_cards
-    from fleece.web import mutton as web_mutton
-    from fleece.web import ulvtafl as web_ulvtafl
-    from fleece.web import woof as web_woof
-    from fleece.web.fields import Fields
+    """The web's JSON fields are the same names: each field of a web request model
+    (fleece.web.routers) is a field of the API request it builds, and the card games' models
+    have every field of theirs."""
+    from fleece.web.routers import cards as web_cards
+    from fleece.web.routers import mutton as web_mutton
+    from fleece.web.routers import ulvtafl as web_ulvtafl
+    from fleece.web.routers import woof as web_woof
 
-    def keys(fn: Any, body: bytes, *args: Any) -> set[str]:
-        return set(fn(Fields.from_json(body), *args))
+    def names(request: Any) -> set[str]:
+        return {f.name for f in dataclasses.fields(request)}
 
-    field_names = {f.name for f in dataclasses.fields(mutton.SolveRequest)}
-    assert keys(web_mutton.options, b'{"chart": "x"}') <= field_names
-    assert keys(web_woof.options, b'{"evidence": "x"}') <= {
-        f.name for f in dataclasses.fields(woof.SolveRequest)}
-    assert keys(web_cards.war_options, b"{}") == {
-        f.name for f in dataclasses.fields(cards.WarAnalyseRequest)}
+    assert set(web_mutton.SolveBody.model_fields) <= names(mutton.SolveRequest)
+    assert set(web_woof.SolveBody.model_fields) <= names(woof.SolveRequest)
+    assert set(web_cards.WarBody.model_fields) == names(cards.WarAnalyseRequest)
     # the web's time budget is the worker pool's per-request budget, not a request field
-    assert keys(web_cards.concentration_options, b"{}") == {
-        f.name for f in dataclasses.fields(cards.ConcentrationRequest)} - {"timeout"}
+    assert set(web_cards.ConcentrationBody.model_fields) == \
+        names(cards.ConcentrationRequest) - {"timeout"}
     # the web solves positions only, within the server's own memory budget
-    assert keys(web_ulvtafl.solve_options, b"{}", 10.0) == {
-        f.name for f in dataclasses.fields(ulvtafl.SolveRequest)} - {"text", "source",
-                                                                      "memory"}
-    assert keys(web_ulvtafl.move_options, b"{}", 10.0) == {
-        f.name for f in dataclasses.fields(ulvtafl.MoveRequest)}
+    assert set(web_ulvtafl.SolveBody.model_fields) == \
+        names(ulvtafl.SolveRequest) - {"text", "source", "memory"}
+    assert set(web_ulvtafl.MoveBody.model_fields) == names(ulvtafl.MoveRequest)
 
 
 def test_errors_carry_their_field_line_and_limit() -> None:

@@ -52,54 +52,73 @@ def test_no_job_touches_the_file_system_in_the_worker() -> None:
     engine, boards, moves with a solver reply, a solve, the card games, both z3 puzzle
     verdicts, a refused input) runs under an audit hook without opening, listing or changing
     a file - nothing is read from disk on a request's behalf, and no module or compiled
-    kernel is loaded late. The jobs' options are read from request bodies by the app's own
-    readers, as the handlers do."""
+    kernel is loaded late. The jobs' requests are read from JSON bodies by the app's own
+    models, as the handlers do."""
     from starlette.testclient import TestClient
 
-    from fleece.web import cards, jobs, mutton, ulvtafl, woof
+    from fleece.api import mutton as mutton_api
+    from fleece.api import ulvtafl as ulvtafl_api
+    from fleece.api import woof as woof_api
+    from fleece.web import jobs
     from fleece.web.app import Config, create_app
-    from fleece.web.fields import Fields
+    from fleece.web.jobs import cards as cards_jobs
+    from fleece.web.jobs import mutton as mutton_jobs
+    from fleece.web.jobs import ulvtafl as ulvtafl_jobs
+    from fleece.web.jobs import woof as woof_jobs
+    from fleece.web.models import from_json
+    from fleece.web.routers import cards, mutton, ulvtafl, ulvtafl_puzzles, woof
 
     helppage = (EX / "mutton" / "helppage.txt").read_text(encoding="utf-8")
     typo = (EX / "mutton" / "typo.txt").read_text(encoding="utf-8")
     rulebook5 = (EX / "woof" / "rulebook5.txt").read_text(encoding="utf-8")
 
-    def body(data: dict[str, Any]) -> Fields:
-        return Fields.from_json(json.dumps(data).encode())
+    def body(model: Any, data: dict[str, Any]) -> Any:
+        """The library request of a JSON body, read by the app's own model."""
+        return from_json(model, json.dumps(data).encode())
+
+    def solve_m(data: dict[str, Any]) -> Any:
+        return body(mutton.SolveBody, data).to_request()
+
+    def solve_w(data: dict[str, Any]) -> Any:
+        return body(woof.SolveBody, data).to_request()
 
     app = create_app(Config(workers=1, budget=60.0))
     site = app.state.site
-    war = cards.war_options(body({"deck": "pairs:3"}))
-    war["lengths"] = True
-    mutton_api = mutton.options(body({"chart": helppage, "dictionary": "CFRV\nKIND\n"}))
-    mutton_api["view"] = False
     puzzle_m = site.puzzles["/puzzles/mutton/easy/001"]
     puzzle_w = site.puzzles["/puzzles/woof/easy/001"]
+    puzzle_u = site.ulvtafl_puzzles["/ulvtafl/puzzles/hard/004"]
     calls: list[tuple[Any, ...]] = [
-        (jobs.for_api, jobs.mutton_solve, mutton_api),
-        (jobs.for_page, jobs.mutton_solve, mutton.options(body({"chart": helppage}))),
-        (jobs.for_page, jobs.mutton_solve, mutton.options(body({"chart": typo}))),
-        (jobs.for_api, jobs.mutton_solve, mutton.options(body({"chart": "Sheep : A\nQ\n"}))),
-        (jobs.for_page, jobs.woof_solve, woof.options(body({"evidence": rulebook5}))),
-        (jobs.for_page, jobs.mutton_solve, mutton.options(body({"chart": helppage,
-                                                                "engine": "csp"}))),
-        (jobs.for_page, jobs.mutton_solve, mutton.options(body({"chart": helppage,
-                                                                "engine": "smt"}))),
-        (jobs.for_page, jobs.woof_solve, woof.options(body({"evidence": rulebook5,
-                                                            "engine": "csp"}))),
-        (jobs.for_page, jobs.woof_solve, woof.options(body({"evidence": rulebook5,
-                                                            "engine": "smt"}))),
-        (jobs.for_api, jobs.ulvtafl_board, ulvtafl.position_options(body({"setup": "13"}))),
-        (jobs.for_page, jobs.ulvtafl_move, ulvtafl.move_options(
-            body({"move": "c7-d7", "solver": "sheep", "think": 0.2}), 60.0)),
-        (jobs.for_page, jobs.ulvtafl_solve, ulvtafl.solve_options(body({"position": TRAPPED}),
-                                                                  60.0)),
-        (jobs.for_page, jobs.war_analyse, war),
-        (jobs.for_api, jobs.concentration_solve,
-         cards.concentration_options(body({"deck": "pairs:3", "players": 2}))),
-        (jobs.for_api, jobs.mutton_puzzle_verdict, puzzle_m.text, puzzle_m.solution,
-         "001.txt"),
-        (jobs.for_api, jobs.woof_puzzle_verdict, puzzle_w.text, puzzle_w.solution, "001.txt"),
+        (jobs.for_api, mutton_jobs.solve, solve_m({"chart": helppage,
+                                                   "dictionary": "CFRV\nKIND\n"}), False),
+        (jobs.for_page, mutton_jobs.solve, solve_m({"chart": helppage})),
+        (jobs.for_page, mutton_jobs.solve, solve_m({"chart": typo})),
+        (jobs.for_api, mutton_jobs.solve, solve_m({"chart": "Sheep : A\nQ\n"}), False),
+        (jobs.for_page, woof_jobs.solve, solve_w({"evidence": rulebook5})),
+        (jobs.for_page, mutton_jobs.solve, solve_m({"chart": helppage, "engine": "csp"})),
+        (jobs.for_page, mutton_jobs.solve, solve_m({"chart": helppage, "engine": "smt"})),
+        (jobs.for_page, woof_jobs.solve, solve_w({"evidence": rulebook5, "engine": "csp"})),
+        (jobs.for_page, woof_jobs.solve, solve_w({"evidence": rulebook5, "engine": "smt"})),
+        (jobs.for_api, ulvtafl_jobs.board, body(ulvtafl.PositionBody,
+                                                {"setup": 13}).to_request()),
+        (jobs.for_page, ulvtafl_jobs.move, body(ulvtafl.MoveBody, {
+            "move": "c7-d7", "solver": "sheep", "think": 0.2}).to_request(60.0)),
+        (jobs.for_page, ulvtafl_jobs.solve, body(ulvtafl.SolveBody,
+                                                 {"position": TRAPPED}).to_request(60.0)),
+        (jobs.for_page, cards_jobs.war_analyse, body(cards.WarBody,
+                                                     {"deck": "pairs:3"}).to_request(), True),
+        (jobs.for_page, cards_jobs.concentration, body(cards.ConcentrationBody, {
+            "deck": "pairs:3", "players": 2}).to_request()),
+        (jobs.for_api, mutton_jobs.puzzle_verdict, mutton_api.PuzzleCheckRequest(
+            puzzle=puzzle_m.text, solution=puzzle_m.solution, source="001.txt",
+            solution_source="001.txt")),
+        (jobs.for_api, woof_jobs.puzzle_verdict, woof_api.PuzzleCheckRequest(
+            puzzle=puzzle_w.text, solution=puzzle_w.solution, source="001.txt")),
+        (jobs.for_page, ulvtafl_jobs.puzzle_step, body(ulvtafl_puzzles.PlayBody, {
+            "move": "g5-f5"}).to_request(puzzle_u)),
+        (jobs.for_page, ulvtafl_jobs.puzzle_hint, body(ulvtafl_puzzles.HintBody, {
+            "moves": ["g5-f5", "c4-b4"]}).to_request(puzzle_u)),
+        (jobs.for_api, ulvtafl_jobs.puzzle_check, ulvtafl_api.PuzzleCheckRequest(
+            puzzle=puzzle_u.text, source="004.txt")),
     ]
     outcomes: list[str] = []
     with TestClient(app, base_url="http://localhost") as c:

@@ -2,8 +2,10 @@
 JSON twin of each page under /api/... that returns exactly what the command line's `--json`
 prints.
 
-Starlette serves pages rendered on the server (Jinja2, autoescaped) with a little plain
-JavaScript shipped in the package (no build step, no network). Solver calls run in worker
+FastAPI (on Starlette) serves one router a game (web.routers): the JSON twins under /api,
+typed by pydantic models and described by the OpenAPI schema and its page /docs, and the
+pages rendered on the server (Jinja2, autoescaped) with a little plain JavaScript shipped in
+the package (no build step, no network). Jobs (web.jobs) call the library API in worker
 processes with a per-request time budget (web.pool), so a slow request gets a "took too
 long" answer and never hangs the server. Nothing imports this package but commands/serve.py.
 

@@ -1,6 +1,7 @@
-"""The ASGI app: routes of every game's pages and their JSON twins, security headers, a host
-check, and the worker pool's lifetime. `create_app(config)` builds it; `serve(config)` runs it
-under uvicorn (what `fleece serve` calls)."""
+"""The ASGI app: FastAPI with one router a game (web.routers: the JSON twins under /api, in
+the OpenAPI schema, and the HTML pages), security headers, a host check, exception handlers
+by type, the API's documentation page and the worker pool's lifetime. `create_app(config)`
+builds it; `serve(config)` runs it under uvicorn (what `fleece serve` calls)."""
 
 from __future__ import annotations
 
@@ -12,18 +13,26 @@ import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import Any
 
+from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
 from jinja2 import DictLoader, Environment, StrictUndefined, select_autoescape
-from starlette.applications import Starlette
+from markupsafe import Markup, escape
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
-from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fleece.rules.errors import FleeceError
-from fleece.web import cards, mutton, puzzles, ulvtafl, woof
-from fleece.web.common import Site, cli_json, json_error, page, site
-from fleece.web.pool import WorkerPool, default_size
+from fleece.web import packs
+from fleece.web.body import BadRequest
+from fleece.web.docs import api_index, docs_context
+from fleece.web.models import ErrorBody, first_message
+from fleece.web.pool import TookTooLong, WorkerFailed, WorkerPool, default_size
+from fleece.web.routers import ROUTERS
+from fleece.web.site import Site, get_site, json_error
+from fleece.web.theme import theme_css
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
@@ -112,12 +121,20 @@ def _package_files(folder: str, suffixes: tuple[str, ...]) -> dict[str, bytes]:
             if p.is_file() and p.name.endswith(suffixes)}
 
 
+def code_spans(text: str) -> Markup:
+    """Text with its `backticked` spans as <code> (everything escaped first): the API's
+    descriptions are written that way."""
+    parts = str(escape(text)).split("`")
+    return Markup("".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts)))
+
+
 def _environment() -> Environment:
     templates = {name: data.decode("utf-8")
                  for name, data in _package_files("templates", (".html",)).items()}
     env = Environment(loader=DictLoader(templates), autoescape=select_autoescape(["html"]),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.policies["json.dumps_kwargs"] = {"sort_keys": False}  # show JSON in the CLI's order
+    env.filters["ticks"] = code_spans
     for name in templates:  # compiled now, not by the first requests (on the event loop)
         env.get_template(name)
     return env
@@ -136,66 +153,84 @@ def _examples() -> dict[str, str]:
     return out
 
 
-async def index(request: Request) -> Response:
-    """The home page: one link per game."""
-    return page(request, "index.html")
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "bad input: one line naming the field (and the "
+          "line and column in a text)"},
+    413: {"model": ErrorBody, "description": "the body is larger than the cap"},
+    500: {"model": ErrorBody, "description": "an internal error (a bug: please report it)"},
+    503: {"model": ErrorBody, "description": "took too long: stopped at the request's time "
+          "budget; the server goes on answering"},
+}
 
 
-async def static(request: Request) -> Response:
-    """A file of web/static, from memory."""
-    name = request.path_params["name"]
-    found = site(request).static.get(name)
-    if found is None:
-        return PlainTextResponse("not found\n", status_code=404)
-    data, kind = found
-    return Response(data, media_type=kind, headers={"cache-control": "max-age=300"})
+def _is_api(request: Request) -> bool:
+    return request.url.path == "/api" or request.url.path.startswith("/api/")
 
 
-async def api_index(request: Request) -> Response:
-    """The list of JSON endpoints."""
-    return cli_json({"endpoints": [
-        {"method": ", ".join(sorted(r.methods or ())), "path": r.path,
-         "does": (r.endpoint.__doc__ or "").strip().splitlines()[0]}
-        for r in request.app.routes if isinstance(r, Route) and r.path.startswith("/api/")]})
-
-
-async def not_found(request: Request, exc: Exception) -> Response:
-    """404 and 405 as one line (JSON under /api, a page elsewhere)."""
-    status = getattr(exc, "status_code", 404)
-    message = "no such page" if status == 404 else "method not allowed here"
-    if request.url.path.startswith("/api/"):
+def _answer(request: Request, status: int, message: str, title: str) -> Response:
+    """A refusal or failure: JSON under /api, the error page elsewhere."""
+    if _is_api(request):
         return json_error(message, status)
-    return page(request, "error.html", status, title="Not found" if status == 404 else
-                "Not allowed", message=message, code=status)
+    return get_site(request).page(request, "error.html", status, title=title,
+                                  message=message, code=status)
+
+
+async def on_invalid(request: Request, exc: Exception) -> Response:
+    """A body or path the models refuse: 400, `field: what is wrong`."""
+    assert isinstance(exc, RequestValidationError)
+    return _answer(request, 400, first_message(exc), "Bad input")
+
+
+async def on_fleece_error(request: Request, exc: Exception) -> Response:
+    """The library's input error (or a malformed body): 400 (413 past the size cap)."""
+    status = exc.status if isinstance(exc, BadRequest) else 400
+    return _answer(request, status, str(exc), "Too large" if status == 413 else "Bad input")
+
+
+async def on_too_long(request: Request, exc: Exception) -> Response:
+    """A job past the request's budget: 503 (the worker was stopped)."""
+    return _answer(request, 503, str(exc), "Took too long")
+
+
+async def on_worker_failed(request: Request, exc: Exception) -> Response:
+    """A job that crashed or whose worker died: 500, one line."""
+    return _answer(request, 500, f"internal error: {exc}", "Internal error")
+
+
+async def on_http(request: Request, exc: Exception) -> Response:
+    """404 and 405 as one line (JSON under /api, a page elsewhere); a 405 keeps its `Allow`
+    header (the methods the path takes)."""
+    status = exc.status_code if isinstance(exc, HTTPException) else 404
+    message = {404: "no such page", 405: "method not allowed here"}.get(status, "refused")
+    response = _answer(request, status, message,
+                       "Not found" if status == 404 else "Not allowed")
+    if isinstance(exc, HTTPException) and exc.headers:
+        response.headers.update(exc.headers)
+    return response
 
 
 async def server_error(request: Request, exc: Exception) -> Response:
     """An unexpected error in the web process: one line, no traceback in the answer."""
     message = f"internal error: {type(exc).__name__}"
-    if request.url.path.startswith("/api/"):
+    if _is_api(request):
         return json_error(message, 500)
     return PlainTextResponse(message + "\n", status_code=500)
 
 
-def routes() -> list[BaseRoute]:
-    """Every page and API route."""
-    return [Route("/", index), Route("/static/{name}", static), Route("/api", api_index),
-            *mutton.routes(), *puzzles.routes(), *woof.routes(), *ulvtafl.routes(),
-            *cards.routes()]
-
-
-def create_app(config: Config | None = None) -> Starlette:
+def create_app(config: Config | None = None) -> FastAPI:
     """The app; its worker pool starts with the app's lifespan (uvicorn, or a TestClient used
     as a context manager)."""
     cfg = config or Config()
     statics = {name: (data, STATIC_TYPES.get(name[name.rfind("."):], "text/plain"))
                for name, data in _package_files("static", tuple(STATIC_TYPES)).items()}
+    statics["theme.css"] = (theme_css().encode(), STATIC_TYPES[".css"])
     pool = WorkerPool(cfg.workers)
     the_site = Site(env=_environment(), pool=pool, budget=cfg.budget, static=statics,
-                    puzzles=puzzles.load_packs(), examples=_examples())
+                    puzzles=packs.load_packs(), ulvtafl_puzzles=packs.load_ulvtafl_packs(),
+                    examples=_examples())
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await pool.start()
         # What start-up loaded stays: the collector need not walk it again (a full pass over
         # it would hold the event loop for tens of milliseconds under load).
@@ -206,13 +241,65 @@ def create_app(config: Config | None = None) -> Starlette:
         finally:
             await pool.close()
 
-    app = Starlette(routes=routes(), lifespan=lifespan,
-                    exception_handlers={404: not_found, 405: not_found,
-                                        Exception: server_error})
+    app = FastAPI(
+        title="fleece", version=_version(), lifespan=lifespan, docs_url=None, redoc_url=None,
+        openapi_url="/openapi.json",
+        description=("The JSON twins of fleece's web pages: each endpoint returns what the "
+                     "matching command's `--json` prints. Bodies are JSON objects with "
+                     "strict types (a whole number is no bool or float, a flag is true or "
+                     "false); an unknown field, a repeated key or NaN is refused in one line "
+                     "(400); every request has a time budget (503 past it)."),
+        exception_handlers={RequestValidationError: on_invalid, FleeceError: on_fleece_error,
+                            TookTooLong: on_too_long, WorkerFailed: on_worker_failed,
+                            HTTPException: on_http, Exception: server_error})
     app.state.site = the_site
     app.state.config = cfg
+    for module in ROUTERS:
+        app.include_router(module.api, responses=ERRORS)
+        app.include_router(module.pages)
+    app.add_api_route("/", index, include_in_schema=False)
+    app.add_api_route("/static/{name}", static, include_in_schema=False)
+    app.add_api_route("/docs", docs, include_in_schema=False)
+    app.add_api_route("/api", endpoints, summary="The JSON endpoints", tags=["index"],
+                      responses=ERRORS)
     app.add_middleware(Guard, host=cfg.host)
     return app
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("fleece-toolkit")
+    except PackageNotFoundError:
+        return "0"
+
+
+async def index(request: Request) -> Response:
+    """The home page: one link per game."""
+    return get_site(request).page(request, "index.html")
+
+
+async def static(request: Request, name: str) -> Response:
+    """A file of web/static (or the generated theme.css), from memory."""
+    found = get_site(request).static.get(name)
+    if found is None:
+        return PlainTextResponse("not found\n", status_code=404)
+    data, kind = found
+    return Response(data, media_type=kind, headers={"cache-control": "max-age=300"})
+
+
+async def docs(request: Request) -> Response:
+    """The API's documentation: the OpenAPI schema as a page (every endpoint, its fields with
+    their types and limits, its answers), rendered on the server: no script, no network."""
+    schema = request.app.openapi()
+    return get_site(request).page(request, "docs.html", **docs_context(schema))
+
+
+async def endpoints(request: Request) -> Response:
+    """Every JSON endpoint: its method, path, what it does (in full) and where its schema
+    and documentation are."""
+    return api_index(request.app.openapi())
 
 
 class CannotListen(FleeceError):

@@ -150,6 +150,9 @@ class WorkerPool:
         self.handed_over = 0  # long jobs running now whose slot a fresh worker has taken
         self.killed = 0  # workers stopped at a deadline (for tests and the log)
         self.demoted = 0  # workers retired after a long job lowered their priority
+        self.cancelled = 0  # jobs whose request went away (their workers were retired)
+        self.started = 0  # worker processes started and ready
+        self._count = threading.Lock()  # `started` grows in the threads that start workers
 
     def _spawn(self) -> _Worker:
         """Start a worker and wait (blocking: call it in a thread) until it says READY, so
@@ -162,6 +165,8 @@ class WorkerPool:
             child.close()
             try:
                 if parent.poll(START_WAIT) and parent.recv() == READY:
+                    with self._count:
+                        self.started += 1
                     return _Worker(proc, parent)
             except (EOFError, OSError):
                 pass
@@ -284,6 +289,7 @@ class WorkerPool:
             self._retire(worker)
             raise WorkerFailed(f"the worker process stopped ({type(exc).__name__})") from None
         except BaseException:  # cancelled (client gone): the worker may still be busy
+            self.cancelled += 1
             self._retire(worker)
             raise
         finally:

@@ -24,7 +24,10 @@ PRELOADED = (
     "fleece.solver.mutton.csp", "fleece.solver.mutton.smt", "fleece.solver.woof",
     "fleece.solver.woof.fast", "fleece.solver.woof.csp", "fleece.solver.woof.smt",
     "fleece.solver.woof.puzzle.check", "fleece.solver.woof.puzzle.formats",
-    "fleece.web.jobs", "constraint", "z3",
+    "fleece.solver.puzzles.ulvtafl", "fleece.solver.puzzles.ulvtafl.play",
+    "fleece.solver.puzzles.ulvtafl.check", "fleece.rules.mutton.picture",
+    "fleece.web.jobs", "fleece.web.jobs.mutton", "fleece.web.jobs.woof",
+    "fleece.web.jobs.ulvtafl", "fleece.web.jobs.cards", "constraint", "z3",
 )
 for _name in PRELOADED:
     importlib.import_module(_name)
@@ -37,13 +40,15 @@ TRAPPED = "WSS/.SS/..S.S../..S..../SS...../.../... w"
 
 def warm_up() -> None:
     """Run each compiled kernel once (numba loads or compiles it on the first call), and the
-    page jobs of Mutton and Woof!! once on the bundled examples."""
+    page jobs of Mutton and Woof!! once on the bundled examples, and an Ulvtafl puzzle's hint."""
+    from fleece.api import mutton, ulvtafl, woof
     from fleece.rules.ulvtafl.game import Options, initial_state
     from fleece.rules.ulvtafl.notation import parse_position
     from fleece.solver.ulvtafl import perft_counts, solve
     from fleece.solver.ulvtafl.search import retro_solve
     from fleece.solver.ulvtafl.solve import _from_table, bare
-    from fleece.web import jobs
+    from fleece.web.jobs import mutton as mutton_jobs
+    from fleece.web.jobs import woof as woof_jobs
 
     state = initial_state(Options(setup=20))
     with contextlib.suppress(Exception):  # a failed warm-up only costs time later
@@ -67,12 +72,13 @@ def warm_up() -> None:
     examples = resources.files("fleece").joinpath("examples")
     with contextlib.suppress(Exception):
         chart = examples.joinpath("mutton", "helppage.txt").read_text(encoding="utf-8")
-        jobs.mutton_solve({"chart": chart, "wolves": None, "no_reveal": False, "escaped": "",
-                           "dictionary": None, "passed": False, "engine": "fast"})
+        mutton_jobs.solve(mutton.SolveRequest(chart=chart))
     with contextlib.suppress(Exception):
         evidence = examples.joinpath("woof", "rulebook5.txt").read_text(encoding="utf-8")
-        jobs.woof_solve({"evidence": evidence, "engine": "fast", "me": None,
-                         "dog_target": None})
+        woof_jobs.solve(woof.SolveRequest(evidence=evidence))
+    with contextlib.suppress(Exception):  # a puzzle's table: the play kernels compiled
+        puzzle = resources.files("fleece").joinpath("puzzles", "ulvtafl", "easy", "003.txt")
+        ulvtafl.puzzle_hint(ulvtafl.PuzzlePlayRequest(puzzle=puzzle.read_text("utf-8")))
 
 
 warm_up()

@@ -88,7 +88,7 @@
     });
   }
 
-  // ---- Ulvtafl: click a piece, then each point it lands on ----
+  // ---- Ulvtafl (a game or a puzzle): tap a piece, then each point it lands on ----
   function initUlvtafl() {
     var svg = document.getElementById("ulv-board");
     var form = document.getElementById("move-form");
@@ -114,8 +114,8 @@
         g.classList.toggle("target", next.indexOf(n) >= 0);
       });
       if (hint) {
-        hint.textContent = path.length ? "move: " + path.join(" > ") + " (click where it goes)" :
-          "click a piece that can move";
+        hint.textContent = path.length ? "move: " + path.join(" > ") + " (tap where it goes)" :
+          "tap a piece that can move";
       }
     }
     svg.addEventListener("click", function (e) {
