@@ -68,7 +68,8 @@ def test_usage_errors_are_one_line_with_the_command_and_option() -> None:
             (["mutton", "solve", HELPPAGE, "--engine", "magic"],
              "fleece: error: --engine magic: choose one of fast, csp, smt"),
             (["cards", "concentration", "solve", "--deck", "pairs:40", "--max-states", "9"],
-             "fleece: error: more than 9 positions (raise --max-states)"),
+             "fleece: error: 12,341 positions, more than the exact solver's budget of 9 (raise "
+              "--max-states)"),
             (["nope"], "fleece: error: unknown command 'nope' (choose from mutton, woof, "
                        "ulvtafl, cards, verify, serve)")):
         r = invoke(args)
