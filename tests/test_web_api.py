@@ -806,24 +806,24 @@ def test_no_request_touches_the_file_system(client: TestClient,
 
 
 def test_a_request_past_its_budget_is_stopped_and_the_server_goes_on() -> None:
-    """A Monte Carlo War of 10^7 games takes far longer than a 2 s budget: 503 'took too
-    long' (JSON and page) within the budget and a second, and the next requests are answered
-    at once by the replacement worker."""
+    """A Monte Carlo War of 10^7 games takes hours, far longer than a 2 s budget: 503 'took
+    too long' (JSON and page), not before the budget, its worker killed each time (the pool
+    counts two kills), and the next request is answered by the replacement worker."""
     import time
 
     app = create_app(Config(workers=1, budget=2.0))
     with TestClient(app, base_url="http://localhost") as c:
         t0 = time.monotonic()
         r = c.post("/api/cards/war/analyse", json={"deck": "wolf", "samples": 10**7})
-        took = time.monotonic() - t0
+        assert time.monotonic() - t0 >= 2.0
         assert r.status_code == 503
         assert r.json() == {"error": "took too long: stopped after the 2 s budget of a request"}
-        assert 2.0 <= took < 3.5
+        assert app.state.site.pool.killed == 1
         r = c.post("/cards/war", data={"deck": "wolf", "samples": str(10**7)})
         assert r.status_code == 503 and "Took too long" in r.text
-        t0 = time.monotonic()
+        assert app.state.site.pool.killed == 2
         r = c.post("/api/woof/solve", json={"evidence": RULEBOOK5})
-        assert r.status_code == 200 and time.monotonic() - t0 < 2.0
+        assert r.status_code == 200 and r.json()["consistent"] is True
         assert app.state.site.pool.killed == 2
 
 
