@@ -5,6 +5,7 @@ mutated line.
     python benchmarks/mutation.py prepare WORK [--per-module 8] [--seed 21] [--only PATH ...]
     python benchmarks/mutation.py run WORK [--limit N]
     python benchmarks/mutation.py report WORK [--survivors]
+    python benchmarks/mutation.py again WORK2 --before WORK --rerun tests/test_x.py ...
 
 `prepare` copies the checkout to WORK/fleece (mutants are written there, never here), runs the
 whole suite once under coverage with one context per test (`-n 0 --hypothesis-seed=0`), and
@@ -12,10 +13,16 @@ plans the mutants: every Cosmic Ray mutation of a module outside type annotation
 source line; `--per-module` lines drawn at random (seeded) per module, one mutant drawn on each.
 `run` applies each planned mutant in WORK/fleece and runs, with `-x`, the tests that executed
 its line in the coverage run (the module's tests when coverage saw no test on the line: lines
-run at import, numba kernels), and records killed / survived in WORK/session.sqlite, a Cosmic
-Ray session (`cr-report WORK/session.sqlite` reads it too). A mutant no test reaches counts as
-survived. A timeout (four times the selected tests' own time, plus a minute) counts as killed.
-`run` resumes where it stopped. Run it niced: it keeps one core busy for hours.
+run at import, numba kernels), fastest first and at most `--max-seconds` of their time in the
+coverage run; tests that failed in the coverage run are left out. It records killed /
+survived in WORK/session.sqlite, a Cosmic Ray session (`cr-report WORK/session.sqlite` reads
+it too). A mutant no test reaches counts as survived. A timeout (four times the selected
+tests' own time, plus a minute) counts as killed. `run` resumes where it stopped. Run it
+niced: it keeps one core busy for hours.
+
+`again` measures today's checkout the same way and plans the mutants of an earlier run
+anew: those killed by test files not named in `--rerun` stay killed; survivors and those
+killed by the named (changed) files are tested again in the same place of the same code.
 """
 
 from __future__ import annotations
@@ -27,12 +34,14 @@ import os
 import random
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 AREAS = ("rules", "solver", "verify")
@@ -138,60 +147,163 @@ def annotation_spans(source: str) -> list[tuple[tuple[int, int], tuple[int, int]
     return spans
 
 
-def prepare(work: Path, per_module: int, seed: int, only: list[str], remap: bool) -> None:
-    """Copy, measure coverage (unless a coverage run is there and not `remap`), plan."""
-    from cosmic_ray.commands.init import _all_work_items
-    from cosmic_ray.work_db import WorkDB, use_db
-    from cosmic_ray.work_item import WorkItem
-    from coverage import CoverageData
+class Selector:
+    """The tests that ran a module's lines in the coverage run of WORK (see `selected`)."""
 
+    def __init__(self, work: Path, max_seconds: float) -> None:
+        from coverage import CoverageData
+
+        self.tree = work / "fleece"
+        self.times, self.bad = junit_times(work)
+        self.data = CoverageData(basename=str(work / "coverage.db"))
+        self.data.read()
+        self.max_seconds = max_seconds
+
+    def selected(self, rel: str, line: int) -> dict[str, object]:
+        """The tests to run for a mutant on `line` of module `rel`: those that ran the line
+        (the module's tests when none did), fastest first, at most max_seconds of their time
+        in the coverage run; tests that failed there are left out."""
+        contexts = self.data.contexts_by_lineno(str(self.tree / rel))
+        first = statement_lines((self.tree / rel).read_text(encoding="utf-8"))
+
+        def tests_of(n: int) -> set[str]:
+            return {c.split("|")[0] for c in contexts.get(n, []) if c} - self.bad
+
+        covering = tests_of(first.get(line, line))
+        tests = covering or set().union(*(tests_of(n) for n in contexts))
+        kept: list[str] = []
+        spent = 0.0
+        for t in sorted(tests, key=lambda t: (self.times.get(t, 0.0), t)):
+            if kept and spent + self.times.get(t, 0.0) > self.max_seconds:
+                break
+            kept.append(t)
+            spent += self.times.get(t, 0.0)
+        return {"tests": kept, "seconds": round(spent, 1), "covering": len(tests),
+                "line_covered": bool(covering)}
+
+
+def mutable_lines(tree: Path, rel: str) -> dict[int, list[Any]]:
+    """Every Cosmic Ray mutation of a module outside type annotations, by source line."""
+    from cosmic_ray.commands.init import _all_work_items
+
+    skip = annotation_spans((tree / rel).read_text(encoding="utf-8"))
+    by_line: dict[int, list[Any]] = defaultdict(list)
+    here = Path.cwd()
+    os.chdir(tree)
+    try:
+        for item in _all_work_items([Path(rel)], {}):
+            m = item.mutations[0]
+            if not any(a <= tuple(m.start_pos) < b for a, b in skip):
+                by_line[m.start_pos[0]].append(item)
+    finally:
+        os.chdir(here)
+    return by_line
+
+
+def measured(work: Path, remap: bool) -> None:
+    """Copy the checkout and run the suite under coverage, unless WORK has a coverage run and
+    not `remap` (the copy measured is kept, so a plan can be redrawn for the same tree)."""
     work.mkdir(parents=True, exist_ok=True)
-    tree = copy_tree(work)
     if remap or not (work / "coverage.db").exists():
+        copy_tree(work)
         coverage_run(work)
-    times, bad = junit_times(work)
-    data = CoverageData(basename=str(work / "coverage.db"))
-    data.read()
+
+
+def prepare(work: Path, per_module: int, seed: int, only: list[str], remap: bool,
+            max_seconds: float) -> None:
+    """Measure (see `measured`) and plan a seeded sample of mutants."""
+    from cosmic_ray.work_db import WorkDB, use_db
+
+    measured(work, remap)
+    tree = work / "fleece"
+    select = Selector(work, max_seconds)
     rng = random.Random(seed)
     plan: dict[str, dict[str, object]] = {}
     db_path = work / "session.sqlite"
     if db_path.exists():
         db_path.unlink()
-    os.chdir(tree)
     with use_db(str(db_path), WorkDB.Mode.create) as db:
         for rel in modules(only):
-            source = (tree / rel).read_text(encoding="utf-8")
-            skip = annotation_spans(source)
-            by_line: dict[int, list[WorkItem]] = defaultdict(list)
-            for item in _all_work_items([Path(rel)], {}):
-                m = item.mutations[0]
-                if any(a <= tuple(m.start_pos) < b for a, b in skip):
-                    continue
-                by_line[m.start_pos[0]].append(item)
+            by_line = mutable_lines(tree, rel)
             lines = sorted(by_line)
             chosen = sorted(rng.sample(lines, min(per_module, len(lines))))
-            contexts = data.contexts_by_lineno(str(tree / rel))
-            first = statement_lines(source)
-
-            def tests_of(line: int, contexts: dict[int, list[str]] = contexts) -> set[str]:
-                return {c.split("|")[0] for c in contexts.get(line, []) if c} - bad
-
-            module_tests: set[str] = set()
-            for line in contexts:
-                module_tests |= tests_of(line)
             for line in chosen:
                 item = rng.choice(by_line[line])
-                tests = tests_of(first.get(line, line)) or module_tests
                 db.add_work_item(item)
-                plan[item.job_id] = {
-                    "module": rel, "line": line, "operator": item.mutations[0].operator_name,
-                    "tests": sorted(tests, key=lambda t: (times.get(t, 0.0), t)),
-                    "seconds": round(sum(times.get(t, 0.0) for t in tests), 1),
-                    "line_covered": bool(tests_of(first.get(line, line)))}
-            print(f"{rel}: {len(lines)} mutable lines, {len(chosen)} sampled, "
-                  f"{len(module_tests)} tests run it")
+                plan[item.job_id] = {"module": rel, "line": line,
+                                     "operator": item.mutations[0].operator_name,
+                                     **select.selected(rel, line)}
+            print(f"{rel}: {len(lines)} mutable lines, {len(chosen)} sampled", flush=True)
     (work / "plan.json").write_text(json.dumps({"seed": seed, "per_module": per_module,
-                                                "jobs": plan}, indent=1), encoding="utf-8")
+                                                "max_seconds": max_seconds, "jobs": plan},
+                                               indent=1), encoding="utf-8")
+
+
+def killer(output: str | None) -> str | None:
+    """The test file whose failure killed a mutant (None: a timeout or no test output)."""
+    for line in (output or "").splitlines():
+        if line.startswith(("FAILED ", "ERROR ")) and "::" in line:
+            return line.split()[1].split("::")[0]
+    return None
+
+
+def again(work: Path, before: Path, rerun: list[str], remap: bool, max_seconds: float) -> None:
+    """The mutants of the run in `before`, planned again on today's checkout: a mutant killed
+    there by a test file not in `rerun` (files changed since) stays killed (carried over);
+    every other one (survivors, and those killed by a changed file) is tested again, in the
+    same place of the same code (its line found by its text when the module changed; a
+    mutant whose code is gone is counted apart)."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import MutationSpec, TestOutcome, WorkItem
+
+    measured(work, remap)
+    tree, old_tree = work / "fleece", before / "fleece"
+    select = Selector(work, max_seconds)
+    old_plan = json.loads((before / "plan.json").read_text(encoding="utf-8"))["jobs"]
+    plan: dict[str, dict[str, object]] = {}
+    carried: dict[str, dict[str, object]] = {}
+    cache: dict[str, dict[int, list[Any]]] = {}
+    db_path = work / "session.sqlite"
+    if db_path.exists():
+        db_path.unlink()
+    with use_db(str(before / "session.sqlite"), WorkDB.Mode.open) as old, \
+            use_db(str(db_path), WorkDB.Mode.create) as db:
+        for item, result in old.completed_work_items:
+            job = dict(old_plan[item.job_id])
+            m = item.mutations[0]
+            rel = job["module"]
+            by = killer(result.output)
+            if result.test_outcome is not TestOutcome.SURVIVED and by not in rerun:
+                carried[item.job_id] = {**job, "outcome": "killed", "by": by or "timeout"}
+                continue
+            spec = m
+            old_src, new_src = (old_tree / rel).read_bytes(), (tree / rel).read_bytes()
+            if old_src != new_src:
+                old_line = old_src.decode().splitlines()[m.start_pos[0] - 1]
+                new_lines = new_src.decode().splitlines()
+                if rel not in cache:
+                    cache[rel] = mutable_lines(tree, rel)
+                same = [w.mutations[0] for items in cache[rel].values() for w in items
+                        if w.mutations[0].operator_name == m.operator_name
+                        and w.mutations[0].start_pos[1] == m.start_pos[1]
+                        and new_lines[w.mutations[0].start_pos[0] - 1] == old_line]
+                if not same:
+                    carried[item.job_id] = {**job, "outcome": "gone"}
+                    continue
+                spec = min(same, key=lambda x: abs(x.start_pos[0] - m.start_pos[0]))
+            spec = MutationSpec(module_path=spec.module_path, operator_name=spec.operator_name,
+                                occurrence=spec.occurrence, start_pos=spec.start_pos,
+                                end_pos=spec.end_pos, operator_args=spec.operator_args,
+                                definition_name=spec.definition_name)
+            db.add_work_item(WorkItem.single(item.job_id, spec))
+            line = spec.start_pos[0]
+            plan[item.job_id] = {**job, "line": line, **select.selected(rel, line)}
+    (work / "plan.json").write_text(json.dumps({"from": str(before), "rerun": rerun,
+                                                "max_seconds": max_seconds, "jobs": plan,
+                                                "carried": carried}, indent=1),
+                                    encoding="utf-8")
+    print(f"{len(plan)} mutants to test again, {len(carried)} carried over "
+          f"({sum(c['outcome'] == 'gone' for c in carried.values())} gone)")
 
 
 def run(work: Path, limit: int | None) -> None:
@@ -204,6 +316,8 @@ def run(work: Path, limit: int | None) -> None:
     tree = work / "fleece"
     os.chdir(tree)
     os.environ.update(_env(work))
+    # a stop (SIGTERM, or Ctrl-C) unwinds the mutant's `with` block, which writes the source back
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
     with use_db(str(work / "session.sqlite"), WorkDB.Mode.open) as db:
         pending = sorted(db.pending_work_items, key=lambda w: (plan[w.job_id]["module"],
                                                               plan[w.job_id]["line"]))
@@ -231,9 +345,17 @@ def report(work: Path, survivors: bool) -> None:
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import TestOutcome
 
-    plan = json.loads((work / "plan.json").read_text(encoding="utf-8"))["jobs"]
+    whole = json.loads((work / "plan.json").read_text(encoding="utf-8"))
+    plan = whole["jobs"]
     per: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     lost = []
+    gone = []
+    for job in whole.get("carried", {}).values():  # killed before by an unchanged test file
+        if job["outcome"] == "gone":
+            gone.append(job)
+            continue
+        for key in (job["module"], job["module"].split("/")[0], "all"):
+            per[key][0] += 1
     with use_db(str(work / "session.sqlite"), WorkDB.Mode.open) as db:
         for item, result in db.completed_work_items:
             job = plan[item.job_id]
@@ -247,7 +369,9 @@ def report(work: Path, survivors: bool) -> None:
     for key in sorted(per, key=lambda k: (k in ("all", *AREAS), k)):
         k, s, _ = per[key]
         print(f"{key:45} {k:4} killed {s:4} survived  score {100 * k / max(1, k + s):5.1f}%")
-    print(f"{sum(per['all'][:2])} of {total} planned mutants tested")
+    carried = len(whole.get("carried", {})) - len(gone)
+    print(f"{sum(per['all'][:2])} mutants: {total} planned here ({carried} killed earlier by "
+          f"unchanged tests, carried over); {len(gone)} whose code is gone")
     if survivors:
         for job, result in sorted(lost, key=lambda jr: (jr[0]["module"], jr[0]["line"])):
             covered = "" if job["line_covered"] else " (line not covered)"
@@ -264,17 +388,29 @@ def main(argv: list[str]) -> int:
     pp.add_argument("--per-module", type=int, default=8)
     pp.add_argument("--seed", type=int, default=21)
     pp.add_argument("--only", nargs="*", default=[])
-    pp.add_argument("--remap", action="store_true", help="measure coverage again")
+    pp.add_argument("--remap", action="store_true", help="copy and measure coverage again")
+    pp.add_argument("--max-seconds", type=float, default=90.0,
+                    help="run at most this much of the covering tests (their time in the "
+                         "coverage run), fastest first")
     pr = sub.add_parser("run")
     pr.add_argument("work", type=Path)
     pr.add_argument("--limit", type=int)
+    pa = sub.add_parser("again")
+    pa.add_argument("work", type=Path)
+    pa.add_argument("--before", type=Path, required=True)
+    pa.add_argument("--rerun", nargs="*", default=[],
+                    help="test files changed since: mutants they killed are tested again")
+    pa.add_argument("--remap", action="store_true")
+    pa.add_argument("--max-seconds", type=float, default=90.0)
     rp = sub.add_parser("report")
     rp.add_argument("work", type=Path)
     rp.add_argument("--survivors", action="store_true")
     a = p.parse_args(argv)
     work = a.work.resolve()
     if a.command == "prepare":
-        prepare(work, a.per_module, a.seed, a.only, a.remap)
+        prepare(work, a.per_module, a.seed, a.only, a.remap, a.max_seconds)
+    elif a.command == "again":
+        again(work, a.before.resolve(), a.rerun, a.remap, a.max_seconds)
     elif a.command == "run":
         run(work, a.limit)
     else:
