@@ -4,12 +4,14 @@ simulation test): random playthroughs to the end under random rule options.
 After every step it checks the game protocol (fleece.rules.protocol): `play` leaves the old
 state unchanged; the listed legal moves are distinct, as many as `count_legal_moves` says, and
 accepted; moves legal elsewhere but not here raise the game's typed error and change nothing;
-chance outcomes have exact probabilities summing to 1; move and position text round-trip; and
-the game ends within the game's proved length bound.
+chance outcomes have exact probabilities summing to 1; move and position text round-trip
+(and the states are immutable, hashable values); and the game ends within the game's proved
+length bound.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 import random
 from fractions import Fraction
@@ -98,6 +100,17 @@ def _check_position_text(game: Any, state: State[Any]) -> None:
     again = game.parse_position(text)
     assert again == state, "position text does not round-trip"
     assert game.position_text(again) == text
+    _check_value(state, again)
+
+
+def _check_value(state: State[Any], twin: State[Any]) -> None:
+    """A state is an immutable value (rules.protocol): hashable, equal twins hash alike (so
+    states can key memo tables and seen-sets), and its fields cannot be assigned."""
+    assert hash(state) == hash(twin)
+    if dataclasses.is_dataclass(state):
+        name = dataclasses.fields(state)[0].name
+        with pytest.raises((dataclasses.FrozenInstanceError, AttributeError)):
+            setattr(state, name, getattr(state, name))
 
 
 def play_through(ref: str, seed: int) -> int:
