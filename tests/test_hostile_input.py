@@ -210,6 +210,25 @@ def test_k2_deck_spec_counts_name_the_entry_and_the_column_of_the_count(
     assert words in exc.value.message and exc.value.column == column
 
 
+def test_k2_deck_spec_limits_are_exact() -> None:
+    """The deck reader's documented limits, at the limit and one past it: a spec of 2000
+    characters, 520 cards (pairs:260, or two entries of 260), 520 copies of a kind."""
+    from fleece.rules.cards.deck import parse_deck
+
+    padded = "a*2," + "0" * (2000 - len("a*2,b*") - 1) + "2"
+    assert len("a*2,b*" + padded[4:]) == 2000 and parse_deck("a*2,b*" + padded[4:]).size == 4
+    with pytest.raises(ParseError, match="2000"):
+        parse_deck("a*2,b*0" + padded[4:])
+    assert parse_deck("pairs:260").size == 520
+    assert parse_deck("a*260,b*260").size == 520 and parse_deck("a*520").size == 520
+    with pytest.raises(ParseError, match=r"521 cards \(at most 520\)"):
+        parse_deck("a*260,b*261")
+    with pytest.raises(ParseError, match=r"1\.\.520"):
+        parse_deck("a*521")
+    with pytest.raises(FleeceError, match=r"1\.\.260"):
+        parse_deck("pairs:261")
+
+
 def test_ulvtafl_and_card_numbers_are_ascii_and_bounded() -> None:
     """U9 setup= and the card games' limit= and players= take ASCII digits, bounded."""
     from fleece.rules.cards.concentration import parse_options as conc_options
@@ -593,7 +612,52 @@ def test_u10_perft_and_solve_have_a_default_budget() -> None:
     assert parser.parse_args(["perft", "3"]).timeout == SEARCH_BUDGET
 
 
-# ---- writes: --svg and whole packs ------------------------------------------------------------
+# ---- writes: one file, --svg and whole packs -----------------------------------------------------
+
+
+def test_atomic_write_never_clobbers_and_creates_folders_only_when_asked(
+        tmp_path: Path) -> None:
+    """rules.io.atomic_write: a new file in a new folder (folders made by default); an
+    existing file is kept unless `overwrite`; with `make_parents` false a missing folder is an
+    error; a folder is never a file name; no temporary file is left behind."""
+    from fleece.rules.io import atomic_write
+
+    deep = tmp_path / "new" / "deeper" / "out.txt"
+    atomic_write(deep, "one\n")
+    assert deep.read_text() == "one\n"
+    with pytest.raises(FleeceError, match="already exists"):
+        atomic_write(deep, "two\n")
+    assert deep.read_text() == "one\n"
+    atomic_write(deep, "two\n", overwrite=True)
+    assert deep.read_text() == "two\n"
+    with pytest.raises(FleeceError, match="does not exist"):
+        atomic_write(tmp_path / "missing" / "x.txt", "x", make_parents=False)
+    assert not (tmp_path / "missing").exists()
+    with pytest.raises(FleeceError, match="is a folder"):
+        atomic_write(tmp_path / "new", "x", overwrite=True)
+    assert sorted(p.name for p in deep.parent.iterdir()) == ["out.txt"]
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, OSError])
+def test_atomic_write_interrupted_keeps_the_old_file_and_leaves_no_temporary(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop: type[BaseException]) -> None:
+    """An interrupt (or a full disk) at the rename: the old text stays, the hidden temporary
+    file is removed, and the interrupt goes on up."""
+    from fleece.rules import io
+
+    path = tmp_path / "out.txt"
+    path.write_text("old\n")
+
+    def fail(*_: object) -> None:
+        raise stop()
+
+    monkeypatch.setattr(io.os, "replace", fail)
+    with pytest.raises(stop):
+        io.atomic_write(path, "new\n", overwrite=True)
+    assert path.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
 
 
 def test_svg_into_a_missing_folder_is_an_error(tmp_path: Path) -> None:
