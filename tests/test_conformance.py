@@ -150,6 +150,39 @@ def test_random_playthroughs_obey_the_protocol(ref: str, seed: int) -> None:
 
 
 @pytest.mark.parametrize("ref", GAME_REFS, ids=_ident)
+def test_random_options_reach_every_variant(ref: str) -> None:
+    """The random playthroughs explore every rule variant: over 300 seeded draws of
+    `random_options`, each option takes at least two values, and each on/off or enumerated
+    option takes every one of its values (a variant never drawn is a variant never tested)."""
+    import enum
+
+    game = load(ref)
+    seen: dict[str, set[Any]] = {}
+    for seed in range(300):
+        options = game.random_options(random.Random(seed))
+        assert dataclasses.is_dataclass(options)
+        for f in dataclasses.fields(options):
+            value = getattr(options, f.name)
+            seen.setdefault(f.name, set()).add(value if _hashable(value) else repr(value))
+    for name, values in seen.items():
+        assert len(values) >= 2, f"{name} is always {values}"
+        kinds = {type(v) for v in values}
+        if kinds == {bool}:
+            assert values == {True, False}, name
+        for kind in kinds:
+            if issubclass(kind, enum.Enum):
+                assert set(kind) <= values, f"{name} never takes {set(kind) - values}"
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("ref", GAME_REFS, ids=_ident)
 def test_default_game_has_its_players_and_a_typed_error(ref: str) -> None:
     """The standard game starts unfinished; garbage move text is a typed error, not a crash."""
     game = load(ref)
