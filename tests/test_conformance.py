@@ -54,6 +54,7 @@ def _check_state(game: Any, players: tuple[str, ...], state: State[Any], rng: ra
     """Check one state; return the move to play next."""
     before = _snapshot(state)
     player = state.current_player()
+    assert (player == TERMINAL) == state.is_terminal()
     if state.is_terminal():
         assert player == TERMINAL
         assert state.count_legal_moves() == 0 and next(state.legal_moves(), None) is None
@@ -147,6 +148,12 @@ def _ident(ref: str) -> str:
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_playthroughs_obey_the_protocol(ref: str, seed: int) -> None:
     play_through(ref, seed)
+
+
+def test_chance_and_terminal_are_never_a_player_index() -> None:
+    """Players are numbered 0, 1, ...; CHANCE and TERMINAL are distinct negative numbers, so
+    no player's turn can be read as chance's or as the end (rules.protocol)."""
+    assert CHANCE < 0 and TERMINAL < 0 and CHANCE != TERMINAL
 
 
 @pytest.mark.parametrize("ref", GAME_REFS, ids=_ident)
