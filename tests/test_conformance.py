@@ -55,6 +55,7 @@ def _check_state(game: Any, players: tuple[str, ...], state: State[Any], rng: ra
     before = _snapshot(state)
     player = state.current_player()
     assert (player == TERMINAL) == state.is_terminal()
+    assert isinstance(state, State)  # the protocol, checked at run time
     if state.is_terminal():
         assert player == TERMINAL
         assert state.count_legal_moves() == 0 and next(state.legal_moves(), None) is None
@@ -246,3 +247,16 @@ def test_a_game_that_breaks_the_protocol_fails_the_test() -> None:
 def test_registry_lists_each_game_once() -> None:
     names = [g.name for g in GAMES]
     assert len(names) == len(set(names)) and "mutton" in names and "woof" in names
+
+
+def test_registry_entries_are_immutable_values() -> None:
+    """A registry entry equals its copy (and hashes alike), differs from every other entry,
+    and refuses assignment."""
+    import copy
+
+    for entry in GAMES:
+        twin = copy.deepcopy(entry)
+        assert twin == entry and hash(twin) == hash(entry) and twin is not entry
+        assert all(other != entry for other in GAMES if other.name != entry.name)
+        with pytest.raises(AttributeError, match="immutable"):
+            entry.name = "x"  # type: ignore[misc]
