@@ -153,6 +153,9 @@ def test_herd_simulate_json() -> None:
     shared = check_proportion(d["shared_victories"], 20 - cut)
     assert len(wins) == 4 and shared >= 1 and sum(wins) + shared == 20 - cut
     assert d["turns"]["n"] == 20 - cut and d["longest"] >= d["turns"]["mean"]
+    # every finished game records each seat's herd (K3: 0..26 sheep on the 52-card deck)
+    assert [h["n"] for h in d["herd_size"]] == [20 - cut] * 4
+    assert all(0 <= h["ci95"][0] <= h["mean"] <= h["ci95"][1] <= 26 for h in d["herd_size"])
 
 
 @pytest.mark.parametrize("args", [

@@ -364,3 +364,16 @@ def test_plain_writer_refusals_are_rich_changes() -> None:
     PlainOut(73).table(columns, wide)  # 6 + 60 + 3 * 2 - 1 = 71 columns: fits
     with pytest.raises(NotPlain):
         PlainOut(70).table(columns, wide)
+
+
+def test_exact_fractions_are_shown_up_to_twelve_characters() -> None:
+    """The table's `exact` column: whole numbers and fractions of at most 12 characters,
+    nothing for longer ones (the float column still shows them)."""
+    from fractions import Fraction
+
+    from fleece.solver.mutton.analysis import fraction_text
+
+    assert fraction_text(Fraction(57, 73)) == "57/73" and fraction_text(Fraction(1)) == "1"
+    assert fraction_text(Fraction(0)) == "0"
+    assert fraction_text(Fraction(12345, 123457)) == "12345/123457"  # 12 characters
+    assert fraction_text(Fraction(12345, 1234567)) == ""  # 13
