@@ -426,6 +426,31 @@ def test_record_problem_and_model() -> None:
         assert s.model.probability(a) == share
 
 
+def test_record_wolves_option_must_match_the_record() -> None:
+    """--wolves with a record must say what the record's options say (more or fewer is an
+    error); the same number is accepted."""
+    from fleece.solver.mutton.inputs import problem_from_record
+
+    assert problem_from_record(RECORD, wolves=2).num_wolves == 2
+    for k in (1, 3):
+        with pytest.raises(FleeceError, match="contradicts the record's options"):
+            problem_from_record(RECORD, wolves=k)
+
+
+def test_smt_engine_splits_its_enumeration_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The smt engine lists at most ENUM_LIMIT sets in one solver scope, then splits the
+    scope on the next animal; with a limit of 7 the help page's 219 sets are still counted
+    exactly, each once (the same counts as the fast engine)."""
+    from fleece.solver.mutton import smt
+
+    monkeypatch.setattr(smt, "ENUM_LIMIT", 7)
+    p = problem_from_text(HELP)
+    want = solve(p)
+    got = solve(p, "smt")
+    assert (got.count, got.wolf_counts) == (want.count, want.wolf_counts) == (
+        219, want.wolf_counts)
+
+
 def test_record_rejects_chart_options() -> None:
     with pytest.raises(FleeceError):
         problem_from_text(RECORD, passed=True)
