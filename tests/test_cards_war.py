@@ -98,10 +98,11 @@ def test_k2_exact_json_reports_the_counts_and_the_cycles() -> None:
 
 
 def _all_deals_simulation(monkeypatch: pytest.MonkeyPatch, spec: str, order: Order,
-                          runout: Runout, slots: int) -> tuple[war_mc.MonteCarloWar, list[Any]]:
+                          runout: Runout, slots: int, limit: int = 500
+                          ) -> tuple[war_mc.MonteCarloWar, list[Any]]:
     """`war_mc.simulate` fed every deal of the deck once, in order (instead of random deals),
-    with the oracle's games; the battle limit, 500, is far above the longest of these games
-    (so a missed cycle shows as a cut game, quickly)."""
+    with the oracle's games; the battle limit, 500 unless given, is far above the longest of
+    these games (so a missed cycle shows as a cut game, quickly)."""
     games = oracle_games(spec, order, runout)
     saved = np.array([d for d, _ in games], dtype=np.int16)
     init = war_mc._Sim.__init__
@@ -112,7 +113,7 @@ def _all_deals_simulation(monkeypatch: pytest.MonkeyPatch, spec: str, order: Ord
 
     monkeypatch.setattr(war_mc._Sim, "__init__", with_deals)
     r = war_mc.simulate(parse_deck(spec), order, len(games), 1, runout=runout, slots=slots,
-                        limit=500)
+                        limit=limit)
     assert max(g.battles for _, g in games) < 100
     return r, games
 
@@ -154,17 +155,8 @@ def test_k2_monte_carlo_cuts_at_the_limit_and_never_reads_a_cut_as_a_cycle(
     """Battle limit 5 on pairs:4 winner-first: a game the oracle ends within 5 battles keeps
     its outcome and length; every other game is cut (the cycles of pairs:4 repeat only after 8
     battles), and a cut game counts neither as an ended game nor as a cycle."""
-    games = oracle_games("pairs:4", Order.WINNER_FIRST, Runout.LOSE)
-    saved = np.array([d for d, _ in games], dtype=np.int16)
-    init = war_mc._Sim.__init__
-
-    def with_deals(self: war_mc._Sim, *args: Any, **kwargs: Any) -> None:
-        init(self, *args, **kwargs)
-        self.saved = saved
-
-    monkeypatch.setattr(war_mc._Sim, "__init__", with_deals)
-    r = war_mc.simulate(parse_deck("pairs:4"), Order.WINNER_FIRST, len(games), 1, limit=5,
-                        slots=256)
+    r, games = _all_deals_simulation(monkeypatch, "pairs:4", Order.WINNER_FIRST, Runout.LOSE,
+                                     slots=256, limit=5)
     want = Counter(g.outcome if g.battles <= 5 else "cut" for _, g in games)
     assert want["cycle"] == 0 < want["cut"]
     assert r.counts == (want["A"], want["B"], want["draw"], 0, want["cut"])

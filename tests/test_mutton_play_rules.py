@@ -52,12 +52,14 @@ def c(name: str) -> Cell:
     return B3.cell(name)
 
 
-def start(cells: str, wolves: str, **options: object) -> GameState:
-    """A size-3 game after the placement `cells` (space-separated, animals A, B, ... in order)
-    and the Wolf's choice `wolves`: the Wolf's first move is next."""
+def start(cells: str, wolves: str, model: type[GameState] = GameState,
+          **options: object) -> GameState:
+    """A size-3 game (of `model`, a GameState or a subclass) after the placement `cells`
+    (space-separated, animals A, B, ... in order) and the Wolf's choice `wolves`: the Wolf's
+    first move is next."""
     names = cells.split()
     rules = RuleSet(size=3, num_sheep=len(names), num_wolves=len(wolves), **options)  # type: ignore[arg-type]
-    s = GameState.new(rules).play(PlaceCells(tuple(c(n) for n in names)))
+    s = model.new(rules).play(PlaceCells(tuple(c(n) for n in names)))
     return s.play(ChooseWolves(wolves))
 
 

@@ -25,9 +25,16 @@ from typing import Any
 
 import pytest
 import z3
+from test_mutton_play_rules import c, start
+from test_verify_bugs import (  # the seeded M8, M9, M14 bugs of the verification tests
+    FarmerPassesAfterWolfPass,
+    KillerNeedNotRun,
+    KillNextToNoWolf,
+    RunnersMayStayAdjacent,
+)
 
 from fleece.rules.mutton.game import Fate, GameState, KillOption, Phase
-from fleece.rules.mutton.geometry import Cell, board
+from fleece.rules.mutton.geometry import board
 from fleece.rules.mutton.moves import ChooseWolves, FarmerMove, FarmerPass, Kill, PlaceCells, Run
 from fleece.rules.mutton.options import RuleSet, Weapon
 from fleece.rules.woof.moves import Ask, CardPick
@@ -37,24 +44,9 @@ from fleece.verify.budget import Budget, Undecided
 from fleece.verify.mutton.crosscheck import PositionChecker, crosscheck
 from fleece.verify.result import FAILED, PASSED, UNKNOWN
 
-B3 = board(3)
-
-
-def c(name: str) -> Cell:
-    """A cell of the size-3 board."""
-    return B3.cell(name)
-
-
-def start(model: type[GameState], cells: str, wolves: str, **options: Any) -> GameState:
-    """A size-3 game of `model` after the placement and the Wolf's choice."""
-    names = cells.split()
-    rules = RuleSet(size=3, num_sheep=len(names), num_wolves=len(wolves), **options)
-    s = model.new(rules).play(PlaceCells(tuple(c(n) for n in names)))
-    return s.play(ChooseWolves(wolves))
-
 
 def position_k(model: type[GameState] = GameState, **options: Any) -> GameState:
-    return start(model, "a1 a2 b3 e5 e4", "AD", **options)
+    return start("a1 a2 b3 e5 e4", "AD", model, **options)
 
 
 def farmer_after_kill(model: type[GameState] = GameState, **options: Any) -> GameState:
@@ -63,7 +55,7 @@ def farmer_after_kill(model: type[GameState] = GameState, **options: Any) -> Gam
 
 
 def position_l(model: type[GameState] = GameState, **options: Any) -> GameState:
-    return start(model, "a1 e5 e4 c3", "AB", escape=True, **options)
+    return start("a1 e5 e4 c3", "AB", model, escape=True, **options)
 
 
 def findings(state: GameState, budget: Budget | None = None) -> list[str]:
@@ -78,34 +70,6 @@ class AlwaysUnknown(Budget):
 
 
 # ---- Mutton: seeded bugs, one comparison each -------------------------------------------------
-
-
-class RunnersMayStayAdjacent(GameState):
-    """M9: runners may stop next to the victim."""
-
-    def _free_cells_around(self, centre: Cell, occ: dict[Cell, str], runners: set[str]
-                           ) -> tuple[Cell, ...]:
-        return tuple(x for x in self.board.cells if x != centre and x not in self.corpses
-                     and (occ.get(x) is None or occ[x] in runners))
-
-
-class KillerNeedNotRun(GameState):
-    """M9: the wolves next to the victim stay put."""
-
-    def _option_for(self, victim: str, occ: dict[Cell, str]) -> KillOption:
-        opt = super()._option_for(victim, occ)
-        keep = tuple(a for a in opt.runners if a not in self.hidden_wolves())
-        return KillOption(opt.victim, keep, opt.free_cells)
-
-
-class KillNextToNoWolf(GameState):
-    """M8: any living animal may be eaten."""
-
-    def kill_candidates(self) -> list[KillOption]:
-        if self.phase is not Phase.WOLF:
-            return []
-        occ = self.occupant()
-        return [self._option_for(v, occ) for v in self.living()]
 
 
 class VictimNotRecordedEaten(GameState):
@@ -166,15 +130,6 @@ class BerserkTwice(GameState):
             else self._farmer_inner(move)
 
     def _farmer_inner(self, move: FarmerMove) -> GameState:
-        return super()._farmer(move)
-
-
-class FarmerPassesAfterWolfPass(GameState):
-    """M14: the Farmer may pass right after a Wolf pass."""
-
-    def _farmer(self, move: FarmerMove) -> GameState:
-        if isinstance(move, FarmerPass) and self.wolf_passed:
-            return replace(self, wolf_passed=False)._farmer(move)
         return super()._farmer(move)
 
 
