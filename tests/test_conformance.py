@@ -4,12 +4,14 @@ simulation test): random playthroughs to the end under random rule options.
 After every step it checks the game protocol (fleece.rules.protocol): `play` leaves the old
 state unchanged; the listed legal moves are distinct, as many as `count_legal_moves` says, and
 accepted; moves legal elsewhere but not here raise the game's typed error and change nothing;
-chance outcomes have exact probabilities summing to 1; move and position text round-trip; and
-the game ends within the game's proved length bound.
+chance outcomes have exact probabilities summing to 1; move and position text round-trip
+(and the states are immutable, hashable values); and the game ends within the game's proved
+length bound.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 import random
 from fractions import Fraction
@@ -52,6 +54,8 @@ def _check_state(game: Any, players: tuple[str, ...], state: State[Any], rng: ra
     """Check one state; return the move to play next."""
     before = _snapshot(state)
     player = state.current_player()
+    assert (player == TERMINAL) == state.is_terminal()
+    assert isinstance(state, State)  # the protocol, checked at run time
     if state.is_terminal():
         assert player == TERMINAL
         assert state.count_legal_moves() == 0 and next(state.legal_moves(), None) is None
@@ -98,6 +102,17 @@ def _check_position_text(game: Any, state: State[Any]) -> None:
     again = game.parse_position(text)
     assert again == state, "position text does not round-trip"
     assert game.position_text(again) == text
+    _check_value(state, again)
+
+
+def _check_value(state: State[Any], twin: State[Any]) -> None:
+    """A state is an immutable value (rules.protocol): hashable, equal twins hash alike (so
+    states can key memo tables and seen-sets), and its fields cannot be assigned."""
+    assert hash(state) == hash(twin)
+    if dataclasses.is_dataclass(state):
+        name = dataclasses.fields(state)[0].name
+        with pytest.raises((dataclasses.FrozenInstanceError, AttributeError)):
+            setattr(state, name, getattr(state, name))
 
 
 def play_through(ref: str, seed: int) -> int:
@@ -134,6 +149,45 @@ def _ident(ref: str) -> str:
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_playthroughs_obey_the_protocol(ref: str, seed: int) -> None:
     play_through(ref, seed)
+
+
+def test_chance_and_terminal_are_never_a_player_index() -> None:
+    """Players are numbered 0, 1, ...; CHANCE and TERMINAL are distinct negative numbers, so
+    no player's turn can be read as chance's or as the end (rules.protocol)."""
+    assert CHANCE < 0 and TERMINAL < 0 and CHANCE != TERMINAL
+
+
+@pytest.mark.parametrize("ref", GAME_REFS, ids=_ident)
+def test_random_options_reach_every_variant(ref: str) -> None:
+    """The random playthroughs explore every rule variant: over 300 seeded draws of
+    `random_options`, each option takes at least two values, and each on/off or enumerated
+    option takes every one of its values (a variant never drawn is a variant never tested)."""
+    import enum
+
+    game = load(ref)
+    seen: dict[str, set[Any]] = {}
+    for seed in range(300):
+        options = game.random_options(random.Random(seed))
+        assert dataclasses.is_dataclass(options)
+        for f in dataclasses.fields(options):
+            value = getattr(options, f.name)
+            seen.setdefault(f.name, set()).add(value if _hashable(value) else repr(value))
+    for name, values in seen.items():
+        assert len(values) >= 2, f"{name} is always {values}"
+        kinds = {type(v) for v in values}
+        if kinds == {bool}:
+            assert values == {True, False}, name
+        for kind in kinds:
+            if issubclass(kind, enum.Enum):
+                assert set(kind) <= values, f"{name} never takes {set(kind) - values}"
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 @pytest.mark.parametrize("ref", GAME_REFS, ids=_ident)
@@ -193,3 +247,16 @@ def test_a_game_that_breaks_the_protocol_fails_the_test() -> None:
 def test_registry_lists_each_game_once() -> None:
     names = [g.name for g in GAMES]
     assert len(names) == len(set(names)) and "mutton" in names and "woof" in names
+
+
+def test_registry_entries_are_immutable_values() -> None:
+    """A registry entry equals its copy (and hashes alike), differs from every other entry,
+    and refuses assignment."""
+    import copy
+
+    for entry in GAMES:
+        twin = copy.deepcopy(entry)
+        assert twin == entry and hash(twin) == hash(entry) and twin is not entry
+        assert all(other != entry for other in GAMES if other.name != entry.name)
+        with pytest.raises(AttributeError, match="immutable"):
+            entry.name = "x"  # type: ignore[misc]

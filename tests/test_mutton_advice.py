@@ -51,6 +51,15 @@ def test_m13_tie_goes_to_the_most_living_neighbours_before_the_letter() -> None:
     assert adv.tie_rule == TIE_RULE and "most living neighbours" in TIE_RULE
 
 
+def test_m13_two_living_neighbours_beat_one() -> None:
+    """F stands on a2. B runs to a1 (neighbours a2 b1 b2: F alone), C to e4 (between D on
+    e5 and E on e3): tied at 1/2, C with 2 living neighbours beats B with 1, although B
+    comes first and both have some."""
+    adv = advice_after_kill("c3 b2 b3 e5 e3 a2", "a1", "e4")
+    assert adv.neighbours["B"] == 1 and adv.neighbours["C"] == 2
+    assert adv.best_shot == "C" and adv.tied == ("C", "B")
+
+
 def test_m13_equal_neighbours_tie_goes_to_the_first_letter_and_probability_comes_first() -> None:
     """B runs to a1, C to a3 (neighbours a2 b3 b4: empty): both have 0 living neighbours, so
     the first letter, B, wins. D (d5) has 2 living neighbours (E on c5, F on e5) but

@@ -122,6 +122,7 @@ def test_solution_advice_and_csp_agree_with_brute_force(
     assert (sol.count, sol.wolf_counts) == (count, per)
     csp = solve(problem, "csp")
     assert (csp.count, csp.wolf_counts) == (count, per)
+    assert (sol.core == ()) == (csp.core == ()) == (count > 0)  # a core only when inconsistent
     if not count:
         return
     assert sol.certain_wolves == tuple(a for a in problem.animals if per[a] == count)

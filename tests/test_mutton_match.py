@@ -15,10 +15,12 @@ from fleece.rules.mutton.match import Match
 from fleece.rules.mutton.moves import (
     ChooseWolves,
     FarmerPass,
+    Kill,
     PlaceCells,
     PlaceMirror,
     PlaceRandom,
     PlaceSparse,
+    Run,
     Shoot,
     WolfPass,
 )
@@ -102,6 +104,31 @@ def test_m21_equal_totals_draw() -> None:
         m = m.play(Shoot("A"))
     assert m.over and m.totals() == {"Ann": 0, "Bob": 0}
     assert m.winner() is None
+
+
+def _scored_game(m: Match, eat: bool) -> Match:
+    """Size 2, A (the wolf) on a1, C on c3. With `eat`, B stands on a2: A eats B and runs to
+    b1 (a free cell away from a2), then the Farmer shoots A: the Wolf scores 1 for B (M20).
+    Otherwise B stands on c2, next to no wolf: the Wolf passes and A is shot: 0 points."""
+    b = m.current.board
+    cells = ("a1", "a2" if eat else "c2", "c3")
+    m = m.play(PlaceCells(tuple(b.cell(x) for x in cells))).play(ChooseWolves("A"))
+    m = m.play(Kill("B", (Run("A", b.cell("b1")),)) if eat else WolfPass())
+    return m.play(Shoot("A"))
+
+
+@pytest.mark.parametrize(("first", "second", "winner"), [
+    (True, False, "Ann"), (False, True, "Bob"), (True, True, None)])
+def test_m21_the_higher_total_wins_the_match(first: bool, second: bool, winner: str | None
+                                              ) -> None:
+    """Ann is the Wolf of game 1, Bob of game 2 (M21); each scores 1 by eating B or 0; the
+    higher total wins, equal totals draw."""
+    rules = RuleSet(size=2, num_sheep=3, num_wolves=1)
+    m = _scored_game(Match.new(rules, ("Ann", "Bob")), first)
+    assert m.current.over and m.current.score == int(first) and m.winner() is None
+    m = _scored_game(m.start_next_game(), second)
+    assert m.over and m.totals() == {"Ann": int(first), "Bob": int(second)}
+    assert m.winner() == winner
 
 
 def test_m22_quick_play_is_one_game_with_a_target() -> None:

@@ -135,3 +135,20 @@ def test_m23_dictionary() -> None:
     assert r.allows_wolf_set("EDIH") and not r.allows_wolf_set("ABCD")
     with pytest.raises(RulesError, match="no word of 4"):
         RuleSet(dictionary=load_dictionary("ab\n"))
+
+
+def test_record_game_headers_in_order() -> None:
+    """A record may name its first game (`game 1`) before the moves: the same record as
+    without it; `game 1` after moves, or `game 2` first, are out of order."""
+    from fleece.rules.mutton.record import parse_record
+
+    head = "-size=4 -num_sheep=26 -num_wolves=4\n"
+    moves = "sparse\nwolves=DEMR\n"
+    plain = parse_record(head + moves)
+    named = parse_record(head + "game 1\n" + moves)
+    assert named.rules == plain.rules
+    assert [[m.text for m in g] for g in named.games] == [["sparse", "wolves=DEMR"]]
+    for bad, line in ((head + moves + "game 1\n", 4), (head + "game 2\n" + moves, 2)):
+        with pytest.raises(ParseError, match="out of order") as caught:
+            parse_record(bad)
+        assert caught.value.line == line

@@ -2,6 +2,9 @@
 
 Each test sets up a tiny position by hand, plays one move and asserts the exact outcome (the
 new fates, cells, score, phase) or the exact refusal, with the RULES.md clause in its name.
+A refusal (`refuse`) is checked three ways: the message names the rule, the state equals a
+deep copy taken before the move, and the move generator (`legal_moves`, which states the same
+rules a second time) does not list the move; a legal move played with `accept` must be listed.
 They are deterministic and run in well under a second, so a broken check in `play()` fails
 here at once instead of after minutes of random play in tests/test_mutton_stateful.py.
 
@@ -16,14 +19,16 @@ to B only (no wolf); A is next to B only; D is next to E only.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from helpers.mutton_positions import c, start
 
 from fleece.rules.errors import IllegalMoveError
 from fleece.rules.mutton.game import Fate, GameState, Phase
-from fleece.rules.mutton.geometry import Cell, board
+from fleece.rules.mutton.geometry import board
 from fleece.rules.mutton.moves import (
     Berserk,
     ChooseWolves,
@@ -40,22 +45,6 @@ from fleece.rules.mutton.moves import (
 )
 from fleece.rules.mutton.options import RuleSet, Weapon
 
-B3 = board(3)
-
-
-def c(name: str) -> Cell:
-    """A cell of the size-3 board."""
-    return B3.cell(name)
-
-
-def start(cells: str, wolves: str, **options: object) -> GameState:
-    """A size-3 game after the placement `cells` (space-separated, animals A, B, ... in order)
-    and the Wolf's choice `wolves`: the Wolf's first move is next."""
-    names = cells.split()
-    rules = RuleSet(size=3, num_sheep=len(names), num_wolves=len(wolves), **options)  # type: ignore[arg-type]
-    s = GameState.new(rules).play(PlaceCells(tuple(c(n) for n in names)))
-    return s.play(ChooseWolves(wolves))
-
 
 def position_k(**options: object) -> GameState:
     """Position K of the module docstring."""
@@ -71,12 +60,36 @@ def runs(text: str) -> tuple[Run, ...]:
     return tuple(out)
 
 
+def _move_key(move: object) -> object:
+    """A move up to the order of its runners or targets (which `play` does not care about)."""
+    if isinstance(move, Kill):
+        return ("kill", move.victim, frozenset(move.runs), len(move.runs))
+    if isinstance(move, Shoot):
+        return ("shoot", move.target, frozenset(move.runs), len(move.runs))
+    if isinstance(move, Berserk):
+        return ("berserk", frozenset(move.targets), len(move.targets))
+    return move
+
+
 def refuse(state: GameState, move: object, match: str) -> None:
-    """`move` is refused with a message matching `match`, and `state` is unchanged."""
-    before = replace(state)
+    """`move` is refused with a message matching `match`; `state` is unchanged, compared
+    with a deep copy taken before (which shares no object with it); and the move generator,
+    a second statement of the same rules, does not list the move either (checked where the
+    moves are few enough to list)."""
+    before = copy.deepcopy(state)
     with pytest.raises(IllegalMoveError, match=match):
         state.play(move)  # type: ignore[arg-type]
-    assert state == before
+    assert state == before and state.history == before.history
+    if state.count_legal_moves() <= 20_000:
+        assert _move_key(move) not in {_move_key(m) for m in state.legal_moves()}, move
+
+
+def accept(state: GameState, move: object) -> GameState:
+    """`move` is played, and the move generator lists it."""
+    after = state.play(move)  # type: ignore[arg-type]
+    if state.count_legal_moves() <= 20_000:
+        assert _move_key(move) in {_move_key(m) for m in state.legal_moves()}, move
+    return after
 
 
 # ---- placement and choice (M5, M6, M23) -----------------------------------------------------
@@ -128,7 +141,7 @@ def test_m6_the_wolf_chooses_exactly_num_wolves_distinct_animals(letters: str, m
                                                                  ) -> None:
     s = GameState.new(RuleSet(size=3, num_sheep=5, num_wolves=2)).play(PlaceRandom(1))
     refuse(s, ChooseWolves(letters), match)
-    ok = s.play(ChooseWolves("BE"))
+    ok = accept(s, ChooseWolves("BE"))
     assert ok.wolves == {"B", "E"} and ok.phase is Phase.WOLF and ok.round == 1
 
 
@@ -137,6 +150,7 @@ def test_m23_dictionary_limits_the_wolf_sets() -> None:
                     dictionary=frozenset({frozenset("BE")}))
     s = GameState.new(rules).play(PlaceRandom(1))
     refuse(s, ChooseWolves("AB"), "M23")
+    assert accept(s, ChooseWolves("BE")).wolves == {"B", "E"}
     assert s.play(ChooseWolves("EB")).wolves == {"B", "E"}
 
 
@@ -159,7 +173,7 @@ def test_m7_moves_out_of_turn_are_refused() -> None:
 def test_m8_m9_legal_kill_golden_outcome() -> None:
     """M8/M9/M20: A eats B; every neighbour of B (A and C) runs away; B's corpse stays (M16 off);
     the Wolf scores 1 for the eaten sheep; the chart gets the row (1, B, {A, C})."""
-    s = position_k().play(Kill("B", runs("A-c5 C-d5")))
+    s = accept(position_k(), Kill("B", runs("A-c5 C-d5")))
     assert s.fates == (Fate.ALIVE, Fate.EATEN, Fate.ALIVE, Fate.ALIVE, Fate.ALIVE)
     assert s.animal_cells() == {"A": c("c5"), "C": c("d5"), "D": c("e5"), "E": c("e4")}
     assert s.corpses == {c("a2")}
@@ -256,7 +270,7 @@ def test_m10_m11_unplaceable_kill_is_refused_and_only_then_may_the_wolf_pass() -
     s = s.play(ChooseWolves("B"))
     refuse(s, Kill("A", (Run("B", b2.cell("a2")), Run("C", b2.cell("b3")))),
            r"2 runners but only 0 free cells away from it \(M10\)")
-    passed = s.play(WolfPass())
+    passed = accept(s, WolfPass())
     assert passed.phase is Phase.FARMER and passed.wolf_passed and passed.score == 0
     refuse(position_k(), WolfPass(), r"may not pass while a legal kill exists \(M11\)")
 
@@ -268,7 +282,7 @@ def test_m12_isolated_wolf_escapes_for_three_points() -> None:
     ESCAPED, 3 points; B is still hidden so the game goes on (M19)."""
     s = start("a1 e5 e4 c3", "AB", escape=True)
     assert s.escapes() == ["A"]
-    after = s.play(Escape("A"))
+    after = accept(s, Escape("A"))
     assert after.fate("A") is Fate.ESCAPED and after.position("A") is None
     assert after.score == 3 and after.phase is Phase.FARMER and not after.over
 
@@ -309,7 +323,7 @@ def test_m14_after_a_wolf_pass_the_farmer_must_shoot() -> None:
     s = GameState.new(rules).play(PlaceCells((b2.cell("b2"), b2.cell("a1"), b2.cell("c3"))))
     s = s.play(ChooseWolves("B")).play(WolfPass())
     refuse(s, FarmerPass(), r"must shoot \(M14\)")
-    shot = s.play(Shoot("C"))
+    shot = accept(s, Shoot("C"))
     assert shot.fate("C") is Fate.SHOT and shot.score == 1
     assert shot.phase is Phase.WOLF and shot.round == 2 and not shot.wolf_passed
 
@@ -336,7 +350,7 @@ def test_m19_shooting_the_last_hidden_wolf_ends_the_game() -> None:
     the game is over (M19) with the score of E alone, 1."""
     s = position_k().play(Kill("E", runs("D-c1"))).play(Shoot("A"))
     assert s.legal_kills() == [] and not s.over
-    end = s.play(WolfPass()).play(Shoot("D"))
+    end = accept(accept(s, WolfPass()), Shoot("D"))
     assert end.over and end.score == 1 and not end.berserk_used
     assert end.fates == (Fate.SHOT, Fate.ALIVE, Fate.ALIVE, Fate.SHOT, Fate.EATEN)
 
@@ -349,7 +363,7 @@ def test_m17_shotgun_neighbours_run_and_corpses_are_removed() -> None:
     refuse(s, Shoot("B"), r"every neighbour of B must run: A, C are not moved \(M9\)")
     refuse(s, Shoot("B", runs("A-b2 C-d5")), r"A cannot run to b2: it is next to B \(M9\)")
     refuse(s, Berserk(("A", "D")), r"berserk is not allowed: the shotgun has one barrel \(M17\)")
-    after = s.play(Shoot("B", runs("A-c5 C-d5")))
+    after = accept(s, Shoot("B", runs("C-d5 A-c5")))
     assert after.animal_cells() == {"A": c("c5"), "C": c("d5"), "D": c("c1")}
     assert after.corpses == frozenset() and after.score == 2 and after.round == 2
 
@@ -364,7 +378,7 @@ def _before_volley(**options: object) -> GameState:
 def test_m15_m20_berserk_leaving_a_wolf_behind_devours_the_sheep() -> None:
     """M15: the volley A, B misses wolf D: D survives and eats every remaining living sheep
     (C). M20: E eaten 1 + B shot 1 + C devoured 1 = 3; shot wolf A scores nothing."""
-    end = _before_volley().play(Berserk(("A", "B")))
+    end = accept(_before_volley(), Berserk(("B", "A")))
     assert end.over and end.berserk_used
     assert end.fates == (Fate.SHOT, Fate.SHOT, Fate.DEVOURED, Fate.ALIVE, Fate.EATEN)
     assert end.position("C") is None and end.position("D") == c("c1")
@@ -435,7 +449,7 @@ def test_m14_m17_shotgun_stall_ends_the_game() -> None:
     rules = RuleSet(size=2, num_sheep=7, num_wolves=3, weapon=Weapon.SHOTGUN)
     s = GameState.new(rules).play(PlaceCells(b2.cells)).play(ChooseWolves("ABC"))
     assert s.legal_kills() == [] and len(s.kill_candidates()) > 0
-    end = s.play(WolfPass())
+    end = accept(s, WolfPass())
     assert end.over and end.stalled and end.score == 0
     assert end.fates == (Fate.ALIVE,) * 7
     refuse(end, Shoot("A"), "the game is over")

@@ -262,6 +262,18 @@ def test_d9_passed_clears_neighbours_of_legal_victims() -> None:
     assert "passed this turn although A stood next to B" in explain(p, s)["A"]
 
 
+def test_d9_a_runner_shared_by_two_kills_clears_the_other_runners_too() -> None:
+    """Size 3, A B C D in a line on c1-c4, E alone on a3; one wolf. Every kill is placeable,
+    so after a pass every neighbour of a victim is a sheep: B (next to A), A and C (next to
+    B), D (next to C, whose runners are B, already cleared, and D). Only E may be the wolf."""
+    c = _board_chart({"A": "c1", "B": "c2", "C": "c3", "D": "c4", "E": "a3"}, 3, ".....")
+    p = problem_from_chart(c, 1, passed=True)
+    assert {f.key for f in p.facts if f.clause == "D9"} == {
+        "pass now A", "pass now B", "pass now C", "pass now D"}
+    s = all_engines(p)
+    assert s.count == 1 and s.certain_wolves == ("E",)
+
+
 def test_d9_unplaceable_kill_does_not_clear() -> None:
     """Size 2, corpses on b3 and c2, E a dead sheep. Eating A (a1) makes B and D run, but every
     cell away from a1 is a corpse or holds C; eating B (a2) needs A placed on b1, c2 or c3 and
@@ -414,6 +426,31 @@ def test_record_problem_and_model() -> None:
         assert s.model.probability(a) == share
 
 
+def test_record_wolves_option_must_match_the_record() -> None:
+    """--wolves with a record must say what the record's options say (more or fewer is an
+    error); the same number is accepted."""
+    from fleece.solver.mutton.inputs import problem_from_record
+
+    assert problem_from_record(RECORD, wolves=2).num_wolves == 2
+    for k in (1, 3):
+        with pytest.raises(FleeceError, match="contradicts the record's options"):
+            problem_from_record(RECORD, wolves=k)
+
+
+def test_smt_engine_splits_its_enumeration_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The smt engine lists at most ENUM_LIMIT sets in one solver scope, then splits the
+    scope on the next animal; with a limit of 7 the help page's 219 sets are still counted
+    exactly, each once (the same counts as the fast engine)."""
+    from fleece.solver.mutton import smt
+
+    monkeypatch.setattr(smt, "ENUM_LIMIT", 7)
+    p = problem_from_text(HELP)
+    want = solve(p)
+    got = solve(p, "smt")
+    assert (got.count, got.wolf_counts) == (want.count, want.wolf_counts) == (
+        219, want.wolf_counts)
+
+
 def test_record_rejects_chart_options() -> None:
     with pytest.raises(FleeceError):
         problem_from_text(RECORD, passed=True)
@@ -434,6 +471,36 @@ def test_json_chart_round_trip() -> None:
     assert p3.is_record
     p4 = problem_from_text(json.dumps({"wolves": 5, "chart": c.to_json()}))  # puzzle files
     assert p4.num_wolves == 5 and solve(p4).count > 219
+
+
+def test_json_chart_inside_a_puzzle_keeps_its_own_reveal() -> None:
+    """A puzzle file's `chart` with "reveal": false is read with hidden identities even when
+    the outer object says nothing (x = dead, identity unknown)."""
+    c = parse_chart("Sheep   : x B C D E", reveal=False)
+    p = problem_from_json(json.dumps({"wolves": 2, "chart": c.to_json()}))
+    assert not p.reveal and p.chart.status_of("A") is Status.DEAD
+    assert solve(p).count == 10  # any 2 of the 5, A included (worked in test_advice_boundaries)
+
+
+def test_json_puzzle_twin_fields_are_checked() -> None:
+    """An object that says it is a puzzle twin must say it is a fleece Mutton puzzle."""
+    chart_json = parse_chart(HELP).to_json()
+    for fmt, game in (("other", "mutton"), ("fleece-puzzle", "woof")):
+        with pytest.raises(ParseError, match="not a Mutton input"):
+            problem_from_json(json.dumps({"format": fmt, "game": game, "wolves": 4,
+                                          "chart": chart_json}))
+    ok = problem_from_json(json.dumps({"format": "fleece-puzzle", "game": "mutton",
+                                       "wolves": 4, "chart": chart_json}))
+    assert solve(ok).count == 219
+
+
+def test_wolf_model_skipped_above_its_limit_reports_nothing() -> None:
+    """A record's Wolf-model posterior over more consistent sets than its limit is skipped:
+    no sets, no weights, a reason."""
+    p = problem_from_text(RECORD)
+    s = solve(p, model_limit=1)
+    assert s.model is not None and s.model.skipped
+    assert (s.model.sets, s.model.total, s.model.weights) == (0, 0, {})
 
 
 def test_json_errors() -> None:

@@ -383,3 +383,15 @@ def test_puzzle_check_tells_no_answer_from_several() -> None:
     assert v2.answer is None and v2.consistent
     r2 = invoke(["mutton", "puzzle", "check", "-"], stdin=two)
     assert r2.exit_code == 1 and "NOT UNIQUE" in r2.stdout
+
+
+def test_certain_question_needs_a_certain_wolf_and_an_open_rest() -> None:
+    """`certain`: B, the only runner of round 1, is certainly a wolf. With 2 wolves the other
+    is any of C D E, so the answer is {B}; with 1 wolf every wolf is known and the question
+    has no answer of its own (it would be the `all` question)."""
+    chart = parse_chart("Sheep   : x B C D E\nRound  1: x +")
+    two = z3_verify(chart, 2, Question.CERTAIN)
+    assert two.answer == {"B"} and two.consistent
+    one = z3_verify(chart, 1, Question.CERTAIN)
+    assert one.answer is None and one.consistent
+    assert z3_verify(chart, 1, Question.ALL).answer == {"B"}

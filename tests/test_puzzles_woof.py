@@ -28,7 +28,12 @@ from fleece.solver.woof.puzzle.answer import (
     redundant_facts,
     without,
 )
-from fleece.solver.woof.puzzle.formats import parse_puzzle, render_puzzle, render_solution
+from fleece.solver.woof.puzzle.formats import (
+    parse_puzzle,
+    render_puzzle,
+    render_solution,
+    solution_answer,
+)
 from fleece.solver.woof.puzzle.generate import generate
 from fleece.solver.woof.puzzle.human import WoofSolution, human_solve
 
@@ -153,3 +158,28 @@ def test_puzzle_check_tells_no_answer_from_several() -> None:
     assert r.exit_code == 1 and "answer: NONE (no deal fits the evidence, z3)" in r.stdout
     r2 = invoke(["woof", "puzzle", "check", "-"], stdin=text.replace("ask 4 3 q1 no\n", ""))
     assert r2.exit_code == 1 and "NOT UNIQUE" in r2.stdout
+
+
+def test_puzzle_check_data_for_a_good_a_contradictory_and_a_mislabelled_puzzle() -> None:
+    """check_puzzle's verdict as data (what `--json` prints): the bundled medium puzzle 001 is
+    unique, minimal, consistent and ok, and its solution file's answer matches; a wrong
+    claimed answer is a MISMATCH; the contradictory evidence above is inconsistent and not
+    unique; without a solution file no line about it."""
+    from fleece.solver.woof.puzzle.check import check_puzzle
+
+    root = Path(__file__).resolve().parent.parent / "puzzles" / "woof" / "medium"
+    ev, q, grade, ident = parse_puzzle((root / "001.txt").read_text())
+    claimed = solution_answer((root / "001.solution.txt").read_text())
+    good = check_puzzle(ev, q, grade, claimed, ident)
+    assert good.ok and good.data["unique"] is True and good.data["minimal"] is True
+    assert good.data["answer"] == claimed and "consistent" not in good.data
+    assert "solution file: answer matches" in good.lines
+    wrong = check_puzzle(ev, q, grade, "9", ident)
+    assert not wrong.ok and "solution file: MISMATCH, it says 9" in wrong.lines
+    bare = check_puzzle(ev, q, None, None, ident)
+    assert bare.ok and not any(line.startswith("solution file") for line in bare.lines)
+    text = ("# Question: What is seat 3?\nseats 5\ndeck preset\nme 1\nhand 1 sheep sheep\n"
+            "ask 2 3 q1 yes\nask 4 3 q1 no\n")
+    ev2, q2, _, _ = parse_puzzle(text)
+    none = check_puzzle(ev2, q2, None, None, "x")
+    assert not none.ok and none.data["consistent"] is False and none.data["unique"] is False

@@ -29,6 +29,7 @@ from fleece.verify.report import Report, check_targets, to_junit, to_markdown, w
 from fleece.verify.result import (
     GAP,
     NO_END,
+    PASSED,
     PROVED,
     REFUTED,
     UNKNOWN,
@@ -200,6 +201,7 @@ def test_report_ok_gaps_accepts_and_junit_for_any_game() -> None:
         "FAIL: 1 rules gap(s) not accepted"
     root = ET.fromstring(to_junit(rep))
     assert root.get("failures") == "1" and root.get("name") == "fleece verify --game toy"
+    assert root.get("tests") == "2" == str(len(list(root.iter("testcase"))))
     fail = root.find(".//testcase[@name='g']/failure")
     assert fail is not None and fail.get("type") == "gap"
     assert "TOY-X1-STUCK" in (fail.get("message") or "")
@@ -211,6 +213,12 @@ def test_report_ok_gaps_accepts_and_junit_for_any_game() -> None:
     assert accepted.gaps()[0].accepted and "1 accepted rules gap(s)" in accepted.verdict()
     root = ET.fromstring(to_junit(accepted))
     assert root.get("failures") == "0" and root.findall(".//failure") == []
+    # 2 checks and the 2 accepted IDs (their own suite): 4 test cases, counted as such
+    assert root.get("tests") == "4" == str(len(list(root.iter("testcase"))))
+    assert [tuple(row)[:7] for row in accepted.summary()] == [
+        ("gaps", 1, 1, 0, 1, 1, 0), ("claims", 1, 1, 0, 0, 0, 0)]
+    assert [tuple(row)[:7] for row in rep.summary()] == [
+        ("gaps", 1, 0, 0, 1, 0, 0), ("claims", 1, 1, 0, 0, 0, 0)]
     out = root.find(".//testcase[@name='g']/system-out")
     assert out is not None and (out.text or "").startswith("ACCEPTED GAP TOY-X1-STUCK")
     assert {c.get("name") for c in root.iter("testcase")
@@ -517,3 +525,17 @@ def test_report_dir_refuses_foreign_files_without_force(tmp_path: Path,
     mine.mkdir()
     with pytest.raises(FleeceError, match="is a directory"):
         check_targets("mutton", rep_dir, None, True)
+
+
+def test_u1_u2_geometry_section_alone_checks_each_of_its_facts() -> None:
+    """`--section geometry` runs that section only, and it checks every one of its facts
+    (a section that checked nothing would pass): the 33 points, the diagonals, the paddock,
+    the paddock inside the board, the Python board against Z3, each PROVED or PASSED."""
+    from fleece.verify.ulvtafl import VerifyConfig as UlvConfig
+    from fleece.verify.ulvtafl import run as ulv_run
+
+    rep = ulv_run(UlvConfig(sections=frozenset({"geometry"}), samples=0))
+    assert {r.section for r in rep.results} == {"geometry"}
+    assert [r.name for r in rep.results] == ["points", "diagonal-points", "paddock",
+                                             "paddock-inside", "python-board"]
+    assert all(r.ok and r.outcome in (PROVED, PASSED) for r in rep.results)

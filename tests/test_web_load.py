@@ -1,15 +1,18 @@
 """A bounded load test of `fleece serve` on a local port: 200 requests from 20 concurrent
 clients, one of them a slow solve that runs past the request budget. The slow one must come
-back as 503 "took too long"; every other request must succeed (200) with the right answer,
-and many of them must be answered while the slow one still runs, so one runaway search never
-holds the server up. The test asserts these outcomes and their order, not times.
+back as 503 "took too long", not before its budget; every other request must succeed (200)
+with the right answer, and requests must be answered while the slow solve still holds its
+worker, so one runaway search never holds the server up.
 
 The server runs as `fleece serve` does by default on a 2-core machine (two worker processes),
 so the slow solve holds one of the two workers until the pool hands its slot to a fresh one
 (web.pool: after LONG_JOB seconds). The fast requests are a mix of JSON solves, a page
 solve (the Mutton page: the view computed in a worker, the page rendered by the server),
-pages, static files and a puzzle check. The figures (median, 95th percentile, slowest) are
-printed for the record: `pytest tests/test_web_load.py -s`.
+pages, static files and a puzzle check.
+
+The test asserts what happens, in which order, never how fast (the machine is shared): the
+latency figures (median, 95th percentile, slowest) and their targets live in
+benchmarks/bench_web_load.py, which runs this same load.
 """
 
 from __future__ import annotations
@@ -67,7 +70,8 @@ SLOW = Plan("POST", "/api/cards/war/analyse", "",
 
 @dataclass(frozen=True)
 class Answer:
-    """One request's outcome."""
+    """One request's outcome: status, seconds it took, body, and when it came back
+    (time.monotonic())."""
 
     index: int
     status: int
@@ -88,17 +92,19 @@ def call(base: str, index: int, plan: Plan) -> Answer:
                                  headers={"content-type": kind})
     t0 = time.monotonic()
     try:
-        with urllib.request.urlopen(req, timeout=30) as r:
+        with urllib.request.urlopen(req, timeout=120) as r:
             status, text = r.status, r.read().decode()
     except urllib.error.HTTPError as exc:
         status, text = exc.code, exc.read().decode()
-    now = time.monotonic()
-    return Answer(index, status, now - t0, text, now)
+    done = time.monotonic()
+    return Answer(index, status, done - t0, text, done)
 
 
-def test_200_requests_from_20_clients_with_one_slow_solve() -> None:
+def load(budget: float = BUDGET) -> tuple[list[Plan], list[Answer], Answer, float]:
+    """The load: the plan, every answer (the slow one first), one more request after the
+    burst, and the wall time of the burst."""
     plan = [SLOW] + [FAST[i % len(FAST)] for i in range(REQUESTS - 1)]
-    with served(budget=BUDGET, workers=WORKERS) as base:
+    with served(budget=budget, workers=WORKERS) as base:
         # the clients' own garbage collections (this test process holds the whole test
         # session's objects) would pause every client thread and count as server time
         gc.collect()
@@ -112,11 +118,17 @@ def test_200_requests_from_20_clients_with_one_slow_solve() -> None:
         finally:
             gc.unfreeze()
         after = call(base, -1, FAST[0])  # the server still answers after the burst
+    return plan, answers, after, wall
+
+
+def test_200_requests_from_20_clients_with_one_slow_solve() -> None:
+    plan, answers, after, wall = load()
     assert len(answers) == REQUESTS
     slow = answers[0]
     assert slow.status == 503, slow.body
     assert json.loads(slow.body) == {
         "error": f"took too long: stopped after the {BUDGET:g} s budget of a request"}
+    assert slow.seconds >= BUDGET
     fast = answers[1:]
     bad = [(a.index, a.status, a.body[:200]) for a in fast if a.status != 200]
     assert bad == []
@@ -130,4 +142,4 @@ def test_200_requests_from_20_clients_with_one_slow_solve() -> None:
     beside = sum(1 for a in fast if a.done < slow.done)
     print(f"load: {beside} fast answers came back while the slow solve ran")
     assert beside >= CLIENTS  # the slow solve held no one up
-    assert after.status == 200 and '"count": 219' in after.body
+    assert after.status == 200 and FAST[0].expect in after.body

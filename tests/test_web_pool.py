@@ -1,8 +1,11 @@
 """The web app's worker pool (fleece.web.pool) on its own: answers, input errors, internal
 errors, a worker that dies, a job past its budget, a cancelled job, a long job lowered in
 priority and its slot handed to a fresh worker; after each, the pool still answers the next
-job. The tests assert what happened (which process ran a job, which were stopped, what the
-pool counted), not how long it took."""
+job.
+
+The tests count events, not seconds (the machine is shared): jobs that wait for a gate file
+or for their own demotion (tests/helpers/pool_jobs.py), process ids, the pool's counters. A time
+appears only as a lower bound (a job is not stopped before its budget) or as a safety cap."""
 
 from __future__ import annotations
 
@@ -10,12 +13,21 @@ import asyncio
 import math
 import os
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import pool_jobs
 
 from fleece.solver.core import check_engine
-from fleece.web.pool import LONG_JOB, BadJobInput, TookTooLong, WorkerFailed, WorkerPool
+from fleece.web.pool import (
+    LONG_JOB,
+    LONG_NICE,
+    BadJobInput,
+    TookTooLong,
+    WorkerFailed,
+    WorkerPool,
+)
 
 
 def run(coro: Any) -> Any:
@@ -63,29 +75,33 @@ def test_the_pool_answers_refuses_fails_and_recovers() -> None:
     run(scenario())
 
 
-def test_a_job_past_its_budget_is_killed_and_replaced() -> None:
-    """A job that would run for an hour, with a 1 s budget: TookTooLong, its worker process
-    is killed (counted, and gone), and the next job runs in another process."""
+def test_a_job_past_its_budget_is_killed_and_replaced(tmp_path: Path) -> None:
+    """A job that would wait 20 s (its gate never opens) is stopped at its 1 s
+    budget: TookTooLong, its worker process is gone (killed, not left running), and a new
+    process answers the next job."""
 
     async def scenario() -> None:
         pool = WorkerPool(1)
         await pool.start()
         try:
-            first = await pool.run(os.getpid, budget=30)
+            first = await pool.run(pool_jobs.pid, budget=30)
+            t0 = time.monotonic()
             with pytest.raises(TookTooLong) as late:
-                await pool.run(time.sleep, 3600, budget=1.0)
+                await pool.run(pool_jobs.wait_for, str(tmp_path / "never"), 20.0, budget=1.0)
+            assert time.monotonic() - t0 >= 1.0  # not stopped before its budget
             assert str(late.value) == "took too long: stopped after the 1 s budget of a request"
             assert pool.killed == 1
             await until(lambda: not alive(first))
-            second = await pool.run(os.getpid, budget=30)
-            assert second != first
+            # the queue for the only worker counts against the next budget too
+            assert await pool.run(math.comb, 4, 2, budget=30) == 6
+            assert await pool.run(pool_jobs.pid, budget=30) != first
         finally:
             await pool.close()
 
     run(scenario())
 
 
-def test_a_cancelled_job_frees_its_worker() -> None:
+def test_a_cancelled_job_frees_its_worker(tmp_path: Path) -> None:
     """A request that goes away (its task cancelled) while its job runs: the worker is
     retired (counted, its process gone), and the pool goes on with a fresh one."""
 
@@ -93,8 +109,10 @@ def test_a_cancelled_job_frees_its_worker() -> None:
         pool = WorkerPool(1)
         await pool.start()
         try:
-            busy = await pool.run(os.getpid, budget=30)
-            task = asyncio.create_task(pool.run(time.sleep, 3600, budget=3600))
+            busy = await pool.run(pool_jobs.pid, budget=30)
+            never = str(tmp_path / "never")
+            task = asyncio.create_task(pool.run(pool_jobs.wait_for, never, 3600.0,
+                                                budget=3600))
             await asyncio.sleep(0.2)
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
@@ -102,7 +120,7 @@ def test_a_cancelled_job_frees_its_worker() -> None:
             assert pool.cancelled == 1 and pool.killed == 0
             await until(lambda: not alive(busy))
             assert await pool.run(math.comb, 4, 2, budget=30) == 6
-            assert await pool.run(os.getpid, budget=30) != busy
+            assert await pool.run(pool_jobs.pid, budget=30) != busy
         finally:
             await pool.close()
 
@@ -110,18 +128,21 @@ def test_a_cancelled_job_frees_its_worker() -> None:
 
 
 def test_a_long_job_is_lowered_in_priority_and_its_worker_replaced() -> None:
-    """A job still running after LONG_JOB seconds drops to a lower priority (so quick requests
-    keep the cores); its worker answers, then is replaced by a fresh one at normal priority."""
+    """A job still running after LONG_JOB seconds drops to nice LONG_NICE (so quick requests
+    keep the cores): the job itself sees its priority lowered. Its worker answers, then is
+    replaced by a fresh one at normal priority; a quick job is not lowered."""
 
     async def scenario() -> None:
         pool = WorkerPool(1)
         await pool.start()
         try:
             mine = os.getpriority(os.PRIO_PROCESS, 0)
-            assert await pool.run(time.sleep, LONG_JOB * 5, budget=30) is None
+            long_pid = await pool.run(pool_jobs.pid, budget=30)
+            assert await pool.run(pool_jobs.until_demoted, 10.0, budget=30) == LONG_NICE
             assert pool.demoted == 1 and pool.killed == 0
             assert await pool.run(os.getpriority, os.PRIO_PROCESS, 0, budget=30) == mine
-            assert await pool.run(math.comb, 5, 1, budget=30) == 5
+            assert await pool.run(pool_jobs.pid, budget=30) != long_pid
+            assert await pool.run(math.comb, 5, 2, budget=30) == 10
             assert pool.demoted == 1
         finally:
             await pool.close()
@@ -129,55 +150,60 @@ def test_a_long_job_is_lowered_in_priority_and_its_worker_replaced() -> None:
     run(scenario())
 
 
-def test_a_long_job_hands_its_slot_to_a_fresh_worker() -> None:
-    """With the only worker busy on a long job, a quick job does not wait for it: once the
-    job counts as long the spare takes the slot, and the quick job is answered while the
-    long one still runs. At most `size` long jobs hold extra processes: with a second long
-    job beside the first, a quick job is answered only after one of them has ended; when
-    they end the pool is back to `size` workers and a spare."""
+def test_a_long_job_hands_its_slot_to_a_fresh_worker(tmp_path: Path) -> None:
+    """With one worker busy on a long job, a quick job does not wait for it: once the job has
+    run LONG_JOB seconds the spare takes the slot (and a new spare starts). At most `size`
+    long jobs hold extra processes: a second long job beside the first gets no further
+    process, so a quick job then waits until a long job ends; when the long jobs end the pool
+    is back to `size` workers and a spare. The long jobs wait for gates the test opens, so
+    every step is an event, not a length of time."""
 
     async def scenario() -> None:
         pool = WorkerPool(1)
         await pool.start()
+        gate1, gate2 = tmp_path / "one", tmp_path / "two"
         try:
             assert pool.processes() == 2  # the worker and the spare
-            first = asyncio.create_task(pool.run(time.sleep, 600, budget=30))
+            first = asyncio.create_task(pool.run(pool_jobs.wait_for, str(gate1), budget=90))
             await until(lambda: pool.handed_over == 1)
-            assert await pool.run(math.comb, 7, 3, budget=30) == 35
-            assert not first.done()  # answered beside the long job, not after it
-            await until(lambda: pool.processes() == 3)  # the new spare
-            second = asyncio.create_task(pool.run(time.sleep, LONG_JOB * 8, budget=30))
+            assert await pool.run(math.comb, 7, 3, budget=30) == 35  # not behind the long job
+            assert not first.done()
+            await until(lambda: pool.processes() == 3)  # the new spare has started
+            second = asyncio.create_task(pool.run(pool_jobs.wait_for, str(gate2), budget=90))
+            await asyncio.sleep(LONG_JOB * 2)
+            quick = asyncio.create_task(pool.run(math.comb, 8, 3, budget=90))
             await asyncio.sleep(LONG_JOB * 2)
             assert pool.handed_over == 1 and pool.processes() == 3  # the cap: size 1
-            assert await pool.run(math.comb, 8, 3, budget=30) == 56
-            assert second.done()  # it had to wait for the second long job's worker
-            assert not first.done()
-            first.cancel()
-            with pytest.raises(asyncio.CancelledError):
-                await first
-            assert await second is None
+            assert not quick.done()  # it waits for a worker
+            gate2.touch()
+            assert await quick == 56
+            gate1.touch()
+            assert await first != await second
             await until(lambda: pool.handed_over == 0 and pool.processes() == 2)
             assert await pool.run(math.comb, 9, 3, budget=30) == 84
         finally:
+            gate1.touch()
+            gate2.touch()
             await pool.close()
 
     run(scenario())
 
 
 def test_workers_are_ready_before_the_first_job() -> None:
-    """start() returns once every worker (and the spare) has said it is ready: the first
-    jobs run in those processes, and no process is started on their behalf."""
+    """start() returns once every worker has said it is ready: the first jobs run in the
+    processes that were already there (none is booted for them) and the spare is idle."""
 
     async def scenario() -> None:
         pool = WorkerPool(2)
         await pool.start()
         try:
-            assert pool.started == 3 and pool.processes() == 3
-            pids = set()
-            for _ in range(3):
-                pids |= set(await asyncio.gather(pool.run(os.getpid, budget=30),
-                                                 pool.run(os.getpid, budget=30)))
-            assert pool.started == 3 and 1 <= len(pids) <= 2
+            booted = {w.process.pid for w in pool._workers}
+            assert len(booted) == 3 and pool.processes() == 3
+            assert all(w.conn.poll() is False for w in pool._workers)  # READY was read
+            pids = await asyncio.gather(pool.run(pool_jobs.pid, budget=30),
+                                        pool.run(pool_jobs.pid, budget=30))
+            assert set(pids) <= booted
+            assert pool.processes() == 3
         finally:
             await pool.close()
 

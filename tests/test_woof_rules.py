@@ -34,6 +34,7 @@ from fleece.rules.woof.cards import (
     parse_card,
 )
 from fleece.rules.woof.deals import QUESTION_PILE, card_pile
+from fleece.rules.woof.evidence import evidence_from_round
 from fleece.rules.woof.moves import Ask, CardPick, Deal, FinalSuspicion, Look, SuspectEarly
 from fleece.rules.woof.protocol import WOOF
 from fleece.rules.woof.round import (
@@ -43,6 +44,7 @@ from fleece.rules.woof.round import (
     Table,
     WoofOptions,
     WoofRound,
+    default_deck,
 )
 from fleece.rules.woof.scoring import Game, RoundScore, Suspicion, score_round, suspicion_correct
 from fleece.rules.woof.simulate import simulate_game, simulate_round
@@ -331,6 +333,10 @@ def test_deal_probability_derived_by_hand() -> None:
     _refused(rnd, greedy, "the deal uses 3 q5 question cards, there are 2")
     _refused(rnd, Deal((wolves, sheep), questions), "two cards to each of the 5 seats")
     _refused(rnd, Look(1, 2), "the cards are not dealt yet")
+    # an outcome of the wrong shape, or no deal at all, has probability 0 (never negative)
+    assert rnd.chance_probability(Deal((wolves, sheep), questions)) == 0
+    assert rnd.chance_probability(Deal((wolves,) * 5, questions[:3])) == 0
+    assert rnd.chance_probability(Look(1, 2)) == 0
     after = rnd.play(both)
     assert after.hands[1] == wolves and after.questions == {1: (Q1, Q1), 2: (Q1, Q1),
                                                             3: (Q2, Q2), 4: (Q2, Q2)}
@@ -359,6 +365,30 @@ def test_pile_counts_agree_with_listing_and_physical_deals() -> None:
         assert sum(pile.ways(o) for o in outcomes) == pile.total(seats)
     assert QUESTION_PILE.count(4) == _question_outcomes(4)
     assert QUESTION_PILE.total(4) == factorial(16) // (2**4 * factorial(8))
+    # 16 question cards cannot go two each to 9 holders: no deal at all
+    assert QUESTION_PILE.total(8) == factorial(16) // 2**8 and QUESTION_PILE.total(9) == 0
+
+
+def test_evidence_of_a_round_lists_only_the_dealt_cards_as_its_deck() -> None:
+    """A round dealt from a deck with cards out of play (the default 10 for 4 players plus
+    two expert cards): the evidence of the round names the 10 dealt cards as its deck, not the
+    12 of the box; before the deal, the round's deck."""
+    table = Table(4)
+    deck = (*default_deck(table), *EXPERT_CARDS[:2])
+    rec = simulate_round(table, random.Random(3), deck=deck)
+    ev = evidence_from_round(rec.round)
+    dealt = sorted((c for h in rec.round.hands.values() for c in h), key=Card.sort_key)
+    assert list(ev.deck) == dealt and len(ev.deck) == 10 < len(deck)
+    fresh = WoofRound.new(WoofOptions(4, deck))
+    assert sorted(evidence_from_round(fresh).deck, key=Card.sort_key) == sorted(
+        deck, key=Card.sort_key)
+
+
+def test_a_deck_too_small_for_the_table_is_refused_with_the_numbers() -> None:
+    """4 players and the dummy seat need 10 cards."""
+    table = Table(4)
+    with pytest.raises(RulesError, match="5 seats need 10 cards, the deck has 9"):
+        simulate_round(table, random.Random(1), deck=default_deck(table)[:9])
 
 
 # ---- golden test: the rulebook's worked example (W8, W9) ------------------------------------

@@ -332,18 +332,25 @@ def parse_position(text: str) -> ConcState:
         if "outcome" in got:
             raise ParseError("a game cannot be over before the deal")
         return ConcState(options)
+    key = "layout"  # the line being read, named by every error below
+
+    def line_of(name: str) -> int | None:
+        return int(got["@" + name][0]) if "@" + name in got else None
+
     try:
         layout = tuple(deck.index(x) for x in got["layout"])
         if not is_arrangement(layout, deck.counts):
             raise ParseError("the layout must hold every card of the deck once")
 
-        def positions(key: str) -> frozenset[int]:
-            words = got.get(key, ["-"])
+        def positions(name: str) -> frozenset[int]:
+            nonlocal key
+            key = name
+            words = got.get(name, ["-"])
             if words == ["-"]:
                 return frozenset()
             found = [parse_position_name(x, n) for x in words]
             if len(set(found)) != len(found):
-                raise ParseError(f"a position is listed twice in `{key}`")
+                raise ParseError(f"a position is listed twice in `{name}`")
             return frozenset(found)
 
         removed, seen = positions("removed"), positions("seen")
@@ -351,9 +358,13 @@ def parse_position(text: str) -> ConcState:
         if len(first_pos) > 1:
             raise ParseError("`first` names one position")
         first = next(iter(first_pos)) if first_pos else None
+        key = "to-move"
         to_move = _number(" ".join(got.get("to-move", ["?"])), options.players, "to-move") - 1
+        key = "pairs"
         pairs = tuple(_number(x, n // 2, "a pair count") for x in got.get("pairs", []))
+        key = "turns"
         turns = _number(" ".join(got.get("turns", ["?"])), 10**8, "turns")
+        key = "outcome"
         outcome_words = got.get("outcome")
         outcome = None
         if outcome_words is not None:
@@ -361,24 +372,29 @@ def parse_position(text: str) -> ConcState:
             if outcome is None:
                 raise ParseError("unknown outcome (cleared, cut)")
     except ParseError as exc:
-        raise ParseError(exc.message) from None
+        if line_of(key) is None:
+            raise ParseError(f"missing `{key}` line ({exc.message})") from None
+        raise ParseError(exc.message, line=line_of(key)) from None
     if to_move < 0 or len(pairs) != options.players:
         raise ParseError(f"`pairs` needs one count per player ({options.players}) and "
-                         "`to-move` a player")
+                         "`to-move` a player", line=line_of("pairs") or line_of("to-move"))
     kinds = sorted(layout[i] for i in removed)
     if any(kinds[i] != kinds[i + 1] for i in range(0, len(kinds), 2)) or len(kinds) % 2 \
             or sum(pairs) * 2 != len(removed):
-        raise ParseError("removed cards must be matched pairs, counted in `pairs`")
+        raise ParseError("removed cards must be matched pairs, counted in `pairs`",
+                         line=line_of("removed") or line_of("pairs"))
     if not removed <= seen or (first is not None and (first not in seen or first in removed)):
-        raise ParseError("removed and face-up cards must have been seen")
+        raise ParseError("removed and face-up cards must have been seen",
+                         line=line_of("seen") or line_of("removed"))
     cleared = len(removed) == n
     if cleared != (outcome is Outcome.CLEARED) or (
             outcome is Outcome.CUT and (options.turn_limit is None
                                         or turns != options.turn_limit)) or (
             outcome is None and options.turn_limit is not None and turns >= options.turn_limit):
-        raise ParseError("the outcome does not fit the position")
+        raise ParseError("the outcome does not fit the position",
+                         line=line_of("outcome") or line_of("turns"))
     if outcome is not None and first is not None:
-        raise ParseError("a finished game has no card face up")
+        raise ParseError("a finished game has no card face up", line=line_of("first"))
     return ConcState(options, layout, removed, seen, first, to_move, pairs, turns, outcome)
 
 

@@ -21,13 +21,16 @@ class Proportion:
         return self.k / self.n if self.n else 0.0
 
     def interval(self) -> tuple[float, float]:
-        """The 95% Wilson score interval."""
+        """The 95% Wilson score interval; it ends exactly at 0 when k = 0 and at 1 when
+        k = n (where rounding would leave the end a hair inside and miss k / n itself)."""
         if self.n == 0:
             return (0.0, 1.0)
         p, n, z = self.k / self.n, self.n, Z95
         centre = (p + z * z / (2 * n)) / (1 + z * z / n)
         half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return (max(0.0, centre - half), min(1.0, centre + half))
+        lo = 0.0 if self.k == 0 else max(0.0, centre - half)
+        hi = 1.0 if self.k == self.n else min(1.0, centre + half)
+        return (lo, hi)
 
     def to_json(self) -> dict[str, object]:
         """`{"count", "of", "fraction", "ci95"}`."""
