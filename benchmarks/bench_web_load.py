@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_web_load import BUDGET, load  # noqa: E402
+from helpers.web_load import BUDGET, load  # noqa: E402
 
 FAST_LIMIT = 1.0
 SLOW_MARGIN = 1.5

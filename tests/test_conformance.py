@@ -221,9 +221,18 @@ class _Broken:
     def legal_moves(self) -> Any:
         return iter([1])
 
+    def chance_probability(self, move: int) -> Fraction:
+        return Fraction(0)
+
+    def sample_chance(self, rng: random.Random) -> int:
+        return 1
+
     def play(self, move: int) -> _Broken:
         self.moves.append(move)
         return self
+
+    def returns(self) -> tuple[Fraction, ...]:
+        return (Fraction(0),)
 
 
 class _BrokenGame:
@@ -258,5 +267,5 @@ def test_registry_entries_are_immutable_values() -> None:
         twin = copy.deepcopy(entry)
         assert twin == entry and hash(twin) == hash(entry) and twin is not entry
         assert all(other != entry for other in GAMES if other.name != entry.name)
-        with pytest.raises(AttributeError, match="immutable"):
+        with pytest.raises(AttributeError, match="cannot assign"):
             entry.name = "x"  # type: ignore[misc]
