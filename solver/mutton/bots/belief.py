@@ -22,6 +22,7 @@ which is what the tests compare it with.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -228,6 +229,17 @@ class Belief:
         m = self.mask
         cols = self.universe.cols
         return {a: (m & cols[a]).bit_count() for a in animals}
+
+    def entropy(self) -> float:
+        """The entropy of the distribution over sets, in bits (log2 of the count when
+        uniform)."""
+        total = self.total
+        if total <= 0:
+            return 0.0
+        h = math.log2(total)
+        for w, m in self.classes:
+            h -= m.bit_count() * w * math.log2(w) / total
+        return max(h, 0.0)
 
     def restrict(self, mask: int) -> Belief:
         """The sets of this belief that lie in `mask`, weights kept."""

@@ -10,13 +10,20 @@ any other Wolf the V2 hypothesis soon fails and the belief is the solver's alone
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from fleece.rules.mutton.game import GameState, Phase
 from fleece.rules.mutton.moves import Escape, Kill, Move
 from fleece.rules.mutton.options import RuleSet
 from fleece.solver.mutton.bots.base import Bot, farmer_move
-from fleece.solver.mutton.bots.lookahead import Choice, Settings, Situation, decide
+from fleece.solver.mutton.bots.lookahead import (
+    Choice,
+    Settings,
+    Situation,
+    bit_cost_for,
+    decide,
+)
 from fleece.solver.mutton.bots.opponent import SURE, WolfEvidence, mixed_belief
 from fleece.solver.mutton.bots.view import view
 
@@ -67,15 +74,19 @@ class FleeceFarmer(Bot):
         its probability)."""
         sit = view(state).situation()
         settings = replace(self.settings, seed=self.rng.randrange(2**32))
-        if not self.recognise:
-            return sit, settings
-        evidence = self.evidence(state)
-        p = evidence.p_v2
-        share = p * settings.snipe_factor_v2 + (1 - p) * settings.snipe_factor
-        wolf = "v2" if p >= SURE else "random"
-        return (replace(sit, belief=mixed_belief(sit.belief, evidence), public=sit.belief.mask,
-                        wolf=wolf),
-                replace(settings, snipe_factor=share))
+        if self.recognise:
+            evidence = self.evidence(state)
+            p = evidence.p_v2
+            p = 1.0 if p >= SURE else 0.0 if p <= 1 - SURE else p
+            sit = replace(sit, belief=mixed_belief(sit.belief, evidence),
+                          public=sit.belief.mask, v2=p)
+            settings = replace(settings,
+                               wolf_cost=p * settings.wolf_cost_v2 + (1 - p) * settings.wolf_cost,
+                               round_cost=p * settings.round_cost_v2
+                               + (1 - p) * settings.round_cost)
+        prior = math.log2(sit.belief.universe.size)
+        per_bit = bit_cost_for(settings, prior, sit.belief.entropy(), state.round)
+        return sit, replace(settings, bit_cost=per_bit)
 
     def choices(self, state: GameState) -> list[Choice]:
         """Every candidate move with its expected loss, best first (the decision's numbers)."""

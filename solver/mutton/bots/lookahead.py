@@ -14,10 +14,8 @@ of sheep lost from now to the end of the game, under these assumptions:
   each), the Wolf's moves in between weighted by the model, the belief updated exactly (a kill
   says "a wolf is among its runners", a pass says "no wolf is next to a legal victim", D5/D9);
 - beyond the horizon the rest of the game is estimated (`leaf_value`): the cheaper of the best
-  volley (exact) and sniping, where sniping shoots the animals in order of probability, one a
-  round, with a kill between shots, and only a share `snipe_factor` of the misses that blind
-  order would make (the kills still to come narrow the suspects; the share is a tuned
-  constant, see Settings).
+  volley (exact) and a cost per bit of what the Farmer has yet to learn (the belief's entropy)
+  and per living wolf, fitted to games (see Settings).
 
 On a board small enough for the search to reach the end of every game the numbers are the
 exact expected losses of the best play against the model (tests/test_mutton_bots.py checks
@@ -45,9 +43,19 @@ class Settings:
 
     `depth`: Farmer moves searched (1: this move, the Wolf's reply, then the estimate).
     `shots`: most single shots considered at each Farmer node (the most likely animals).
-    `snipe_factor`: the share of blind sniping's misses that the estimate counts (0: every
-    later shot hits; 1: no kill brings information). Tuned on games with seeds apart from the
-    benchmark's (benchmarks/bench_mutton_bots.py --tune).
+    `base_cost`, `wolf_cost`, `bit_cost`: the estimate beyond the horizon, sheep lost as
+    base + per living wolf + per bit of the belief's entropy. A bit costs `round_cost` sheep
+    divided by the bits a round teaches, estimated from the game so far (`bit_cost_for`):
+    the estimate says the rest of the game lasts as many rounds as the Farmer needs to learn
+    what it does not know at the pace it has been learning. The constants are fitted by
+    least squares to the sheep actually lost from the Farmer's decision points in games
+    against the random Wolf (benchmarks/bench_mutton_bots.py --fit, seeds apart from the
+    benchmark's).
+    `wolf_cost_v2`, `round_cost_v2`: the same when the Wolf is the V2 robot: every later
+    shot taken as a hit, a kill between shots (its kills tell so much that this plays better
+    against it than the fitted estimate: 5.8 against 6.0 sheep a game on tuning seeds).
+    `prior_rate`, `prior_rounds`: the pace assumed before any kill (bits a round), counted as
+    that many rounds already seen.
     `exact_volley`: with at most this many possible wolves alive every subset is tried as a
     volley, else the top-k by probability for each k.
     `placements`: most runner placements averaged per kill when the search goes past the
@@ -56,8 +64,14 @@ class Settings:
 
     depth: int = 1
     shots: int = 3
-    snipe_factor: float = 0.5
-    snipe_factor_v2: float = 0.0
+    base_cost: float = -0.15
+    wolf_cost: float = 0.55
+    bit_cost: float = 0.44
+    round_cost: float = 0.57
+    wolf_cost_v2: float = 1.0
+    round_cost_v2: float = 0.0
+    prior_rate: float = 2.0
+    prior_rounds: float = 1.0
     exact_volley: int = 6
     placements: int = 12
     seed: int = 0
@@ -78,7 +92,7 @@ class Situation:
     must_shoot: bool = False
     shotgun: bool = False
     public: int | None = None
-    wolf: str = "random"
+    v2: float = 0.0
 
     @property
     def public_mask(self) -> int:
@@ -184,29 +198,40 @@ def best_volley(belief: Belief, living: Sequence[int], marg: dict[int, float],
     return best
 
 
-def snipe_value(belief: Belief, living: Sequence[int], marg: dict[int, float],
-                order: Sequence[int], factor: float, cover: Sequence[float] | None = None
-                ) -> float:
-    """The sniping estimate (module docstring): shots = L + factor * (blind shots - L) where
-    the blind shots run down `order` to the last living wolf; loss = 2 shots - L - 1."""
-    if cover is None:
-        cover = cover_probabilities(belief, order)
-    blind = sum(1 - c for c in cover[:-1])  # E[position of the last living wolf in order]
+def bit_cost_for(settings: Settings, prior_bits: float, bits: float, rounds: int) -> float:
+    """The cost of a bit of uncertainty: `round_cost` over the bits a round has taught so far
+    (the entropy lost since the start, per Wolf move, smoothed by the prior pace)."""
+    learnt = max(prior_bits - bits, 0.0)
+    rate = (settings.prior_rate * settings.prior_rounds + learnt) / (settings.prior_rounds
+                                                                    + max(rounds, 0))
+    return settings.round_cost / max(rate, 0.25)
+
+
+def rest_estimate(belief: Belief, living: Sequence[int], marg: dict[int, float],
+                  settings: Settings, volley: bool) -> float:
+    """The estimate of the sheep lost from a Farmer decision point on when the Farmer does
+    not go berserk now: `base_cost + wolf_cost * L + bit_cost * H`, L the expected living
+    wolves and H the entropy of the belief in bits (what the Farmer has yet to learn); at
+    least L - 1 when no volley can end the game (a kill between any two shots)."""
     wolves = sum(marg[a] for a in living)
     if wolves <= 0:
         return 0.0
-    return max(wolves - 1 + 2 * factor * (blind - wolves), 0.0)
+    value = settings.base_cost + settings.wolf_cost * wolves + settings.bit_cost * \
+        belief.entropy()
+    if not volley:
+        value = max(value, wolves - 1)
+    return max(value, 0.0)
 
 
 def leaf_value(sit: Situation, settings: Settings) -> float:
-    """The estimate of the sheep still to be lost from a Farmer decision point."""
+    """The estimate of the sheep still to be lost from a Farmer decision point: the cheaper
+    of the best volley (exact) and `rest_estimate`."""
     b = sit.belief
     marg = b.marginals(sit.living)
-    order = suspect_order(b, sit.living, marg, sit.position)
-    cover = cover_probabilities(b, order)
-    value = snipe_value(b, sit.living, marg, order, settings.snipe_factor, cover)
+    value = rest_estimate(b, sit.living, marg, settings, sit.berserk)
     if sit.berserk:
-        volley = best_volley(b, sit.living, marg, order, settings.exact_volley, cover)
+        order = suspect_order(b, sit.living, marg, sit.position)
+        volley = best_volley(b, sit.living, marg, order, settings.exact_volley)
         value = min(value, volley[1])
     return value
 
@@ -314,21 +339,29 @@ class Search:
     def _kills(self, sit: Situation, options: list[KillOption], hits: list[int]
                ) -> list[tuple[KillOption, bool, list[tuple[float, int]]]]:
         """Each kill of the Wolf model with the victim's identity and P(kill | W) as
-        (probability, mask) parts over the belief's sets."""
+        (probability, mask) parts over the belief's sets: the random Wolf's, the V2 robot's,
+        or their mixture by `sit.v2`."""
         b = sit.belief
         assert sit.position is not None
-        if sit.wolf == "v2":
+        out: list[tuple[KillOption, bool, list[tuple[float, int]]]] = []
+        if sit.v2 > 0:
             public = Belief.uniform(b.universe, sit.public_mask)
-            return v2_outcomes(public, sit.position)
+            out = v2_outcomes(public, sit.position)
+            if sit.v2 >= 1:
+                return out
         by_n = [(n, m) for n, m in count_classes(hits, b.mask) if n]
-        out = []
         cols = b.universe.cols
+        chance = []
         for opt, hit in zip(options, hits, strict=True):
             col = cols[opt.victim]
             for is_wolf in (False, True):
                 ident = col if is_wolf else ~col
-                out.append((opt, is_wolf, [(1.0 / n, m & hit & ident) for n, m in by_n]))
-        return out
+                chance.append((opt, is_wolf, [(1.0 / n, m & hit & ident) for n, m in by_n]))
+        if sit.v2 <= 0:
+            return chance
+        v2 = {(o.victim, w): parts for o, w, parts in out}
+        return [(o, w, mixture(sit.v2, v2.get((o.victim, w), []), parts))
+                for o, w, parts in chance]
 
     def _after_kill(self, sit: Situation, opt: KillOption, depth: int) -> float:
         """The Farmer's value after a kill, averaged over the model's runner placements (only
@@ -342,6 +375,28 @@ class Search:
             moved = replace(sit, position=sit.position.after_death(opt.victim, runs))
             acc += self.value(moved, depth - 1)
         return acc / len(placements)
+
+
+def mixture(p: float, first: list[tuple[float, int]], second: list[tuple[float, int]]
+            ) -> list[tuple[float, int]]:
+    """The per-set mixture p * first + (1 - p) * second of two likelihoods given as
+    disjoint (probability, mask) parts."""
+    out: list[tuple[float, int]] = []
+    all_first = all_second = 0
+    for _, m in first:
+        all_first |= m
+    for _, m in second:
+        all_second |= m
+    for f, mf in first:
+        for g, mg in second:
+            if mf & mg:
+                out.append((p * f + (1 - p) * g, mf & mg))
+        if mf & ~all_second:
+            out.append((p * f, mf & ~all_second))
+    for g, mg in second:
+        if mg & ~all_first:
+            out.append(((1 - p) * g, mg & ~all_first))
+    return out
 
 
 def runner_placements(opt: KillOption, rng: random.Random, limit: int
@@ -382,6 +437,7 @@ def relocate(belief: Belief, pos: Position, opt: KillOption, rng: random.Random,
 
 def decide(sit: Situation, settings: Settings | None = None) -> list[Choice]:
     """Every candidate move at a Farmer decision point with its expected loss, best first."""
+    st = settings or Settings()
     belief, remap = sit.belief.compact(sit.public)
     public = None if sit.public is None else remap(sit.public)
-    return Search(settings or Settings()).choices(replace(sit, belief=belief, public=public))
+    return Search(st).choices(replace(sit, belief=belief, public=public))

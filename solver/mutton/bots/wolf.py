@@ -31,10 +31,10 @@ from fleece.solver.mutton.bots.base import WolfBot, kill_move
 from fleece.solver.mutton.bots.belief import Belief
 from fleece.solver.mutton.bots.board import KillOption, Position
 from fleece.solver.mutton.bots.lookahead import (
+    Settings,
     best_volley,
-    cover_probabilities,
+    rest_estimate,
     runner_placements,
-    snipe_value,
     suspect_order,
 )
 from fleece.solver.mutton.bots.view import view
@@ -68,6 +68,7 @@ class FleeceWolf(WolfBot):
                  ) -> None:
         super().__init__(rules, seed)
         self.settings = settings or WolfSettings()
+        self.farmer = Settings()  # the modelled Farmer's estimate of the rest of the game
 
     # ---- the Farmer model ------------------------------------------------------------------
 
@@ -92,10 +93,8 @@ class FleeceWolf(WolfBot):
         marg = b.marginals(living)
         order = suspect_order(b, living, marg, None)
         if berserk:
-            cover = cover_probabilities(b, order)
-            targets, value, _ = best_volley(b, living, marg, order, 0, cover)
-            if targets and value < snipe_value(b, living, marg, order,
-                                               self.settings.snipe_factor, cover):
+            targets, value, _ = best_volley(b, living, marg, order, 0)
+            if targets and value < rest_estimate(b, living, marg, self.farmer, True):
                 inside = _bits(targets)
                 if all(inside >> a & 1 for a in living if wolves >> a & 1):
                     return float(sum(1 for a in targets if not wolves >> a & 1))
