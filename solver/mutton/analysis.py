@@ -135,7 +135,10 @@ def to_json(problem: Problem, solution: Solution, advice: Advice | None,
             "sheep_cost_expected": _prob_float(advice.sheep_cost_expected),
             "sheep_cost_worst": advice.sheep_cost_worst,
             "living_wolves": list(advice.living_wolves),
+            "decision": None if advice.decision is None else advice.decision.to_json(),
         }
+        if advice.skipped is not None:
+            out["advice"]["decision_skipped"] = advice.skipped
     m = solution.model
     if m is not None:
         model: dict[str, Any] = {"available": m.available, "sets": m.sets}

@@ -45,6 +45,11 @@ class Universe:
     sets: tuple[int, ...]
     cols: tuple[int, ...]
 
+    @classmethod
+    def of_sets(cls, animals: str, num_wolves: int, sets: Sequence[int]) -> Universe:
+        """A universe of the given sets (bit masks over the animals)."""
+        return cls(animals, num_wolves, tuple(sets), _columns(len(animals), sets))
+
     @property
     def size(self) -> int:
         """The number of sets."""

@@ -72,7 +72,7 @@ class Settings:
     round_cost_v2: float = 0.0
     prior_rate: float = 2.0
     prior_rounds: float = 1.0
-    exact_volley: int = 6
+    exact_volley: int = 4
     placements: int = 12
     seed: int = 0
 
@@ -174,13 +174,34 @@ def best_volley(belief: Belief, living: Sequence[int], marg: dict[int, float],
     possible = [a for a in order if marg[a] > 0]
     best: tuple[tuple[int, ...], float, float] = ((), float("inf"), 0.0)
     if len(possible) <= exact:
-        for k in range(1, len(possible) + 1):
-            for s in itertools.combinations(possible, k):
-                if k < 2:  # a volley shoots two or more: add the least likely other animal
-                    s = (*s, next(a for a in reversed(order) if a not in s))
-                value, covered = volley_value(belief, living, marg, s)
-                if value < best[1] - 1e-12:
-                    best = (tuple(sorted(s)), value, covered)
+        # every subset S of the possible wolves (by bit mask over `possible`); the sets with
+        # no living wolf outside S are those outside the OR of the others' columns
+        cols = belief.universe.cols
+        m = len(possible)
+        mine = [cols[a] & belief.mask for a in possible]
+        subsets = range(1, 1 << m)
+        spares = []
+        for sub in subsets:
+            spare = 0
+            for i in range(m):
+                if not sub >> i & 1:
+                    spare |= mine[i]
+            spares.append(~spare)
+        total = belief.total
+        covers = belief.weights(spares)
+        p_all = sum(marg[a] for a in living)
+        pad = next((a for a in reversed(order) if marg[a] == 0), None)
+        for sub, got in zip(subsets, covers, strict=True):
+            targets = [possible[i] for i in range(m) if sub >> i & 1]
+            if len(targets) < 2:  # a volley shoots two or more: add a least likely animal
+                targets.append(pad if pad is not None else
+                               next(a for a in reversed(order) if a not in targets))
+            covered = got / total
+            p_in = sum(marg[a] for a in targets)
+            value = (len(targets) - p_in) + max((1 - covered) * (n - len(targets))
+                                                - (p_all - p_in), 0.0)
+            if value < best[1] - 1e-12:
+                best = (tuple(sorted(targets)), value, covered)
         return best
     if cover is None:
         cover = cover_probabilities(belief, order)
