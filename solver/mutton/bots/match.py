@@ -36,7 +36,7 @@ from fleece.rules.mutton.moves import (
 )
 from fleece.rules.mutton.options import QUICK_PLAY_TARGET, RuleSet
 from fleece.rules.mutton.record import format_record
-from fleece.solver.mutton.bots.base import random_wolves
+from fleece.solver.mutton.bots.base import Bot, random_wolves
 from fleece.solver.mutton.bots.registry import check_bot, check_rules, make_bot
 from fleece.solver.mutton.bots.stats import Estimate
 
@@ -165,14 +165,22 @@ def placement(rules: RuleSet, layout: str, seed: int) -> Placement:
     return PlaceRandom(seed % 10**18)
 
 
-def play_game(request: MatchRequest, index: int) -> GameResult:
-    """Game `index` of a match (see the module docstring)."""
+BotFactory = Callable[[RuleSet, int], Bot]
+
+
+def play_game(request: MatchRequest, index: int, farmer_bot: BotFactory | None = None,
+              wolf_bot: BotFactory | None = None) -> GameResult:
+    """Game `index` of a match (see the module docstring). `farmer_bot` / `wolf_bot` build
+    the robots instead of the request's names (a robot with other settings, for studies);
+    they are called with the rules and the robot's seed."""
     import random
 
     rules = request.rules
     s_layout, s_wolves, s_farmer, s_wolf = game_seeds(request.seed, index)
-    farmer = make_bot(request.farmer, Side.FARMER, rules, s_farmer)
-    wolf = make_bot(request.wolf, Side.WOLF, rules, s_wolf)
+    farmer = (farmer_bot(rules, s_farmer) if farmer_bot is not None
+              else make_bot(request.farmer, Side.FARMER, rules, s_farmer))
+    wolf = (wolf_bot(rules, s_wolf) if wolf_bot is not None
+            else make_bot(request.wolf, Side.WOLF, rules, s_wolf))
     choose: ChooseWolves = random_wolves(rules, random.Random(s_wolves))
     state = GameState.new(rules)
     moves: list[Move] = [placement(rules, request.layout, s_layout), choose]
