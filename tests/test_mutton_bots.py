@@ -375,3 +375,43 @@ def test_bad_input_is_one_line_naming_the_field_and_the_limit() -> None:
         assert text.startswith(message) and "\n" not in text, text
     with pytest.raises(FleeceError, match="num_wolves: the robots track every wolf set"):
         Belief.from_facts(RuleSet().letters, 8, [])
+
+
+# ---- playing against a robot (solver/mutton/bots/play.py) ----------------------------------
+
+
+@pytest.mark.parametrize("person,bot", [(Side.FARMER, "fleece"), (Side.WOLF, "fleece"),
+                                        (Side.FARMER, "v2"), (Side.WOLF, "random")])
+def test_play_against_a_robot_step_by_step(person: Side, bot: str) -> None:
+    """A person's random legal moves, each answered by the robot through `step`, reach the
+    end of the game; the same seed and moves replay the same replies; the overlay is the
+    solver's count and probabilities, and at a Farmer turn the robot's decision, which offers
+    no waiting right after a Wolf pass (M14). An illegal move is refused in one line."""
+    from fleece.rules.errors import IllegalMoveError
+    from fleece.solver.mutton.bots.play import overlay, start, step
+
+    rules = RuleSet(size=3, num_sheep=10, num_wolves=2)
+    for attempt in range(2):
+        rng = random.Random(4)
+        game = start(rules, person, bot, 17, layout="random")
+        moves = []
+        while not game.state.over:
+            s = game.state
+            assert s.to_move is person
+            if person is Side.FARMER:
+                o = overlay(s)
+                counts = count_facts(s.letters, view(s).problem.facts)
+                assert o.count == counts.count
+                assert o.decision is not None
+                assert (o.decision.best.move != "wait") or not s.farmer_must_shoot()
+                if s.farmer_must_shoot():
+                    assert all(opt.move != "wait" for opt in o.decision.options)
+            move = random_move(s, rng, FarmerPolicy(p_pass=0.3))
+            game = step(s, move, bot, 17)
+            moves.append(game.to_json()["replies"])
+        if attempt == 0:
+            first = moves
+        else:
+            assert moves == first
+    with pytest.raises(IllegalMoveError):
+        step(game.state, FarmerPass(), bot, 17)

@@ -158,9 +158,13 @@ def chart_belief(problem: Problem, count: int) -> Belief | None:
     return Belief.from_facts(animals, k, problem.facts, words)
 
 
-def decision_for(problem: Problem, solution: Solution, *, berserk: bool = True, depth: int = 1
+def decision_for(problem: Problem, solution: Solution, *, berserk: bool = True, depth: int = 1,
+                 must_shoot: bool | None = None, shotgun: bool = False, remove: bool = False
                  ) -> tuple[Decision | None, str | None]:
-    """The Farmer robot's decision on a consistent problem, or None and the reason."""
+    """The Farmer robot's decision on a consistent problem, or None and the reason. A chart
+    does not say the rules: by default berserk is allowed, the weapon is the rifle, corpses
+    stay, and the Farmer must shoot only when the problem says the Wolf passed; a game
+    (solver.mutton.bots.play) gives them all."""
     belief = chart_belief(problem, solution.count)
     if belief is None:
         return None, (f"the decision tracks every wolf set, and {problem.num_wolves} wolves "
@@ -168,17 +172,20 @@ def decision_for(problem: Problem, solution: Solution, *, berserk: bool = True, 
     animals = problem.animals
     alive = problem.alive()
     living = tuple(animals.index(a) for a in alive)
-    pos = None if problem.board is None else Position.from_picture(problem.board, animals)
+    pos = None if problem.board is None else Position.from_picture(problem.board, animals,
+                                                                   remove or shotgun)
+    must = problem.passed if must_shoot is None else must_shoot
     settings = Settings(depth=depth)
     prior = math.log2(max(set_count(len(animals), problem.num_wolves, problem.dictionary), 1))
     rounds = len(problem.chart.rows)
     settings = Settings(depth=depth, bit_cost=bit_cost_for(settings, prior, belief.entropy(),
                                                            rounds))
-    sit = Situation(belief, living, pos, berserk and len(alive) >= 2, problem.passed)
+    volley = berserk and not shotgun and len(alive) >= 2
+    sit = Situation(belief, living, pos, volley, must, shotgun)
     choices = decide(sit, settings)
     options = tuple(_option(c, animals) for c in choices)
     return Decision(options, problem.chart.score, depth,
-                    _assumptions(problem, solution, berserk, depth)), None
+                    _assumptions(problem, solution, volley, depth, must, shotgun)), None
 
 
 def _option(c: Choice, animals: str) -> Option:
@@ -186,8 +193,8 @@ def _option(c: Choice, animals: str) -> Option:
     return Option(move, tuple(animals[a] for a in c.targets), c.expected, c.p_hit)
 
 
-def _assumptions(problem: Problem, solution: Solution, berserk: bool, depth: int
-                 ) -> tuple[str, ...]:
+def _assumptions(problem: Problem, solution: Solution, berserk: bool, depth: int,
+                 must_shoot: bool, shotgun: bool) -> tuple[str, ...]:
     """The assumptions of a decision's numbers, in words."""
     out = [f"the wolves are any of the {solution.count} consistent wolf sets, each as likely",
            f"the Wolf plays as {WOLF_MODEL}",
@@ -202,9 +209,12 @@ def _assumptions(problem: Problem, solution: Solution, berserk: bool, depth: int
     if problem.board is None:
         out.append("the paste has no board, so where the Wolf can kill next is unknown: the "
                    "next kill is taken to cost a sheep and to tell nothing")
+    elif shotgun:
+        out.append("the Farmer fires a shotgun: a shot's neighbours run where the Farmer "
+                   "sends them (M17)")
     else:
         out.append("the Farmer fires a rifle (pbmserv's default: nobody runs from a shot)")
-    if problem.passed:
+    if must_shoot:
         out.append("the Wolf just passed, so the Farmer must shoot (M14)")
     return tuple(out)
 
