@@ -72,31 +72,41 @@ class Universe:
         return out
 
     def count_between(self, animals: Sequence[int], lo: int, hi: int) -> int:
-        """The sets holding between lo and hi of these animals (a bit-sliced adder)."""
-        digits: list[int] = []
-        for a in animals:
-            carry = self.cols[a]
-            for d, digit in enumerate(digits):
-                digits[d], carry = digit ^ carry, digit & carry
-                if not carry:
-                    break
-            if carry:
-                digits.append(carry)
-        full = self.full
+        """The sets holding between lo and hi of these animals."""
         out = 0
-        for value in range(max(lo, 0), min(hi, len(animals)) + 1):
-            if value >> len(digits):
-                break
-            m = full
-            for d, digit in enumerate(digits):
-                m &= digit if value >> d & 1 else ~digit
-            out |= m
+        for n, m in count_classes([self.cols[a] for a in animals], self.full):
+            if lo <= n <= hi:
+                out |= m
         return out
 
     def letters_of(self, j: int) -> str:
         """Set j as letters."""
         s = self.sets[j]
         return "".join(a for i, a in enumerate(self.animals) if s >> i & 1)
+
+
+def count_classes(masks: Sequence[int], within: int) -> list[tuple[int, int]]:
+    """(n, the sets of `within` lying in exactly n of `masks`) for every n that occurs: a
+    bit-sliced adder, one binary digit of the count per mask over the sets."""
+    digits: list[int] = []
+    for h in masks:
+        carry = h & within
+        for i, digit in enumerate(digits):
+            digits[i], carry = digit ^ carry, digit & carry
+            if not carry:
+                break
+        if carry:
+            digits.append(carry)
+    out = []
+    for n in range(len(masks) + 1):
+        if n >> len(digits):
+            break
+        m = within
+        for i, digit in enumerate(digits):
+            m &= digit if n >> i & 1 else ~digit
+        if m:
+            out.append((n, m))
+    return out
 
 
 def _columns(n: int, sets: Sequence[int]) -> tuple[int, ...]:

@@ -29,9 +29,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from fleece.solver.mutton.bots.belief import Belief
+from fleece.solver.mutton.bots.belief import Belief, count_classes
 from fleece.solver.mutton.bots.board import KillOption, Position
-from fleece.solver.mutton.bots.opponent import count_classes, v2_outcomes
+from fleece.solver.mutton.bots.opponent import v2_outcomes
 
 WOLF_MODEL = ("the random Wolf: a uniformly random legal kill (a wolf may be the victim), "
               "runners placed at random, a pass only when no kill is legal, no escape")

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from fleece.solver.mutton.bots.belief import Belief
+from fleece.solver.mutton.bots.belief import Belief, count_classes
 from fleece.solver.mutton.bots.board import KillOption, Position
 
 PRIOR_LOG_ODDS = 0.0  # the V2 robot and the random Wolf are equally likely at the start
@@ -36,30 +36,6 @@ def meal_score(public: Belief, pos: Position, opt: KillOption, victim_wolf: bool
     after = public.mask & uni.any_of(opt.runners) & (col if victim_wolf else ~col)
     counts = [(after & uni.cols[a]).bit_count() for a in pos.living if a != opt.victim]
     return max(counts, default=0), sum(counts)
-
-
-def count_classes(masks: list[int], within: int) -> list[tuple[int, int]]:
-    """(n, sets of `within` lying in exactly n of `masks`) for every n that occurs (a
-    bit-sliced adder of the masks)."""
-    digits: list[int] = []
-    for h in masks:
-        carry = h & within
-        for i, digit in enumerate(digits):
-            digits[i], carry = digit ^ carry, digit & carry
-            if not carry:
-                break
-        if carry:
-            digits.append(carry)
-    out = []
-    for n in range(len(masks) + 1):
-        if n >> len(digits):
-            break
-        m = within
-        for i, digit in enumerate(digits):
-            m &= digit if n >> i & 1 else ~digit
-        if m:
-            out.append((n, m))
-    return out
 
 
 Parts = list[tuple[float, int]]
