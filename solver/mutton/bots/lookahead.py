@@ -4,12 +4,15 @@ At a Farmer turn the candidate moves are a volley (berserk, M13/M15), a single s
 the most likely wolves, and passing (not after a Wolf pass, M14). Each gets the expected number
 of sheep lost from now to the end of the game, under these assumptions:
 
-- the wolves are a uniformly random set among the consistent ones (the solver's prior);
+- the wolves are a random set with the probabilities of the situation's belief (the chart
+  advice: every consistent set equally likely, the solver's prior);
 - the Wolf model (`WOLF_MODEL`): the Wolf makes a uniformly random legal kill (a victim next
   to one of its living wolves whose runners can be placed, M8-M10; a wolf may be the victim),
   places the runners uniformly at random, passes when it has no legal kill (M11), and never
-  escapes. This is the Wolf model the solver uses for game records (solver.mutton.model).
-  Every identity that dies becomes public (the score shows it even without reveal);
+  escapes. This is the Wolf model the solver uses for game records (solver.mutton.model). The
+  fleece Farmer robot mixes it with the V2 robot's meal rule by the probability that its
+  opponent is that robot (`Situation.v2`, solver.mutton.bots.opponent). Every identity that
+  dies becomes public (the score shows it even without reveal);
 - the search looks `depth` Farmer moves ahead (the Farmer choosing the least expected loss at
   each), the Wolf's moves in between weighted by the model, the belief updated exactly (a kill
   says "a wolf is among its runners", a pass says "no wolf is next to a legal victim", D5/D9);
@@ -18,8 +21,8 @@ of sheep lost from now to the end of the game, under these assumptions:
   and per living wolf, fitted to games (see Settings).
 
 On a board small enough for the search to reach the end of every game the numbers are the
-exact expected losses of the best play against the model (tests/test_mutton_bots.py checks
-them by an independent enumeration of the game tree with the rules model).
+exact expected losses of the best play against the model (tests/test_mutton_bots_exact.py
+checks them by an independent enumeration of the game tree with the rules model).
 """
 
 from __future__ import annotations

@@ -4,12 +4,14 @@ the wolves out of the Farmer's sights.
 The Wolf knows its wolves and computes the Farmer's exact belief (the public facts), so it can
 predict what a sensible Farmer does next and what that costs the wolves. The Farmer model
 (`farmer_turn_value`): the Farmer goes berserk on its best volley when that volley's expected
-loss is below its sniping estimate, else shoots its most likely animal when that animal is a
-wolf with probability at least `shoot_at` (or must shoot after a Wolf pass), else passes. The
-value of a Farmer turn for the Wolf is the sheep it expects to be lost from then on *given the
-true wolves*: a volley that misses a wolf loses every living sheep; a shot at a sheep costs
-one; and the rest of the game is the sniping estimate of solver.mutton.bots.lookahead for the
-true wolves (how far down the Farmer's order of suspects the last living wolf stands).
+loss is below its estimate of the rest of the game (solver.mutton.bots.lookahead's
+`rest_estimate`), else shoots its most likely animal when that animal is a wolf with
+probability at least `shoot_at` (or must shoot after a Wolf pass), else passes. The value of a
+Farmer turn for the Wolf is the sheep it expects to be lost from then on *given the true
+wolves*: a volley that misses a wolf loses every living sheep; a shot at a sheep costs one;
+and the rest of the game is a sniping estimate for the true wolves (`snipe_for`: how far down
+the Farmer's order of suspects the last living wolf stands, a share `snipe_factor` of the
+shots before it missing).
 
 A move is chosen in two steps:
 1. the meal (or escape, M12) with the most sheep expected: its own sheep plus the value of the
