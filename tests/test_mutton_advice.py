@@ -11,13 +11,17 @@ runner has probability exactly 1/2, every other animal 0.
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
+import pytest
+
+from fleece.rules.errors import FleeceError
 from fleece.rules.mutton.chart import farmer_chart
 from fleece.rules.mutton.game import GameState
 from fleece.rules.mutton.geometry import board
 from fleece.rules.mutton.moves import ChooseWolves, Kill, PlaceCells, Run
 from fleece.rules.mutton.options import RuleSet
-from fleece.solver.mutton import advise, problem_from_chart, solve
+from fleece.solver.mutton import advise, analyse, problem_from_chart, problem_from_text, solve
 from fleece.solver.mutton.advice import TIE_RULE, Advice
 
 B3 = board(3)
@@ -79,3 +83,98 @@ def test_c3_berserk_set_and_its_cost_by_hand() -> None:
     assert adv.sheep_cost_expected == 1 and adv.sheep_cost_worst == 1
     assert adv.living_wolves == (1, 1)
     assert adv.sure_kill == ()
+
+
+# ---- the Farmer robot's decision (Advice.decision) --------------------------------------------
+
+HELPPAGE = Path(__file__).resolve().parent.parent / "examples" / "mutton" / "helppage.txt"
+
+
+def test_help_page_decision_shoots_the_certain_wolf() -> None:
+    """The help page's chart (C is a certain wolf, F a wolf with probability 57/73): the robot
+    shoots C now; its line names the best move's expected loss, then waiting and the best
+    volley; each shot's chance is the solver's probability; the assumptions name the prior,
+    the Wolf model and what the chart cannot say; the JSON carries the same."""
+    problem = problem_from_text(HELPPAGE.read_text(encoding="utf-8"))
+    solution = solve(problem)
+    adv = advise(problem, solution)
+    d = adv.decision
+    assert d is not None and adv.skipped is None
+    assert (d.best.move, d.best.targets, d.best.p_hit) == ("shoot", ("C",), 1.0)
+    assert d.line.startswith(f"shoot C now: expected sheep lost {d.best.expected:.1f}; waiting: ")
+    assert "; berserk on {" in d.line
+    shots = {o.targets[0]: o.p_hit for o in d.options if o.move == "shoot"}
+    assert shots["F"] == pytest.approx(57 / 73)
+    for letter, p in shots.items():
+        assert p == pytest.approx(float(solution.probability(letter)))
+    assert [o.expected for o in d.options] == sorted(o.expected for o in d.options)
+    assert d.lost == 5 and d.depth == 1
+    text = " | ".join(d.assumptions)
+    assert "219 consistent wolf sets" in text and "random Wolf" in text
+    assert "berserk is allowed and not yet used" in text
+    data = analyse(problem).to_json()["advice"]["decision"]
+    assert data == d.to_json() and data["line"] == d.line
+    assert data["best"]["targets"] == ["C"]
+
+
+def test_decision_without_a_board_says_what_it_assumes() -> None:
+    """The same chart without its board: the Wolf's next kill cannot be foreseen, so waiting
+    is one more sheep and nothing learnt, and the assumptions say so."""
+    text = HELPPAGE.read_text(encoding="utf-8")
+    chart_only = text[text.index("Sheep"):]
+    problem = problem_from_text(chart_only)
+    assert problem.board is None
+    d = advise(problem, solve(problem)).decision
+    assert d is not None
+    assert any("no board" in a for a in d.assumptions)
+    assert d.best.move == "shoot" and d.best.targets == ("C",)
+    wait = next(o for o in d.options if o.move == "wait")
+    assert wait.expected >= 1
+
+
+def test_decision_depth_is_checked_and_huge_charts_are_skipped() -> None:
+    """`depth` outside 1..3 is a one-line error; a chart with more wolf sets than the robots
+    track (13 wolves among 26 animals) gets the plain advice and says why there is no
+    decision."""
+    problem = problem_from_text(HELPPAGE.read_text(encoding="utf-8"))
+    with pytest.raises(FleeceError, match=r"^depth: must be in 1\.\.3, got 4$"):
+        advise(problem, solve(problem), depth=4)
+    text = HELPPAGE.read_text(encoding="utf-8")
+    big = problem_from_text(text[text.index("Sheep"):], wolves=13)
+    adv = advise(big, solve(big))
+    assert adv.decision is None and adv.best_shot is not None
+    assert adv.skipped is not None and "13 wolves among 26 animals" in adv.skipped
+    assert "decision_skipped" in analyse(big).to_json()["advice"]
+
+
+def test_deep_decision_on_a_tiny_board_is_the_exact_expected_loss() -> None:
+    """A chart of a tiny game (7 cells, 4 animals, 1 wolf, one kill): searched 3 moves deep,
+    every move's expected loss equals the whole game tree's, enumerated with the rules model
+    (tests/test_mutton_bots_exact.py): the chart advice and the robot are the same
+    computation."""
+    from test_mutton_bots_exact import consistent, farmer_value
+
+    b2 = board(2)
+    rules = RuleSet(size=2, num_sheep=4, num_wolves=1)
+    checked = 0
+    for cells in ("a1 b2 c3 a2", "a1 b1 c3 b3", "b2 a1 c2 b3"):
+        s = GameState.new(rules).play(PlaceCells(tuple(b2.cell(c) for c in cells.split(" "))))
+        s = s.play(ChooseWolves("B"))
+        kills = s.legal_kills()
+        if not kills:
+            continue
+        k = kills[0]
+        s = s.play(Kill(k.victim, tuple(Run(a, c) for a, c in zip(k.runners, k.free_cells,
+                                                                   strict=False))))
+        if s.over:
+            continue
+        problem = problem_from_chart(farmer_chart(s), wolves=1)
+        d = advise(problem, solve(problem), depth=3).decision
+        assert d is not None
+        _, values = farmer_value(consistent(s))
+        by_move = {"wait": "pass"}
+        for o in d.options:
+            key = by_move.get(o.move, ",".join(o.targets))
+            assert float(values[key]) == pytest.approx(o.expected, abs=1e-9), (cells, o)
+        checked += 1
+    assert checked >= 2

@@ -83,10 +83,11 @@ class Analysis:
         return to_json(self.problem, self.solution, self.advice, list(self.reasons))
 
 
-def analyse(problem: Problem, engine: str = "fast") -> Analysis:
-    """Solve with one engine and add the advice and the reasons."""
+def analyse(problem: Problem, engine: str = "fast", *, depth: int = 1) -> Analysis:
+    """Solve with one engine and add the advice (the Farmer robot's decision searched `depth`
+    Farmer moves deep, solver.mutton.advice) and the reasons."""
     solution = solve(problem, engine)
-    adv = advise(problem, solution) if solution.consistent else None
+    adv = advise(problem, solution, depth=depth) if solution.consistent else None
     return Analysis(problem, solution, adv, tuple(reasons(problem, solution)))
 
 
@@ -135,7 +136,10 @@ def to_json(problem: Problem, solution: Solution, advice: Advice | None,
             "sheep_cost_expected": _prob_float(advice.sheep_cost_expected),
             "sheep_cost_worst": advice.sheep_cost_worst,
             "living_wolves": list(advice.living_wolves),
+            "decision": None if advice.decision is None else advice.decision.to_json(),
         }
+        if advice.skipped is not None:
+            out["advice"]["decision_skipped"] = advice.skipped
     m = solution.model
     if m is not None:
         model: dict[str, Any] = {"available": m.available, "sets": m.sets}
