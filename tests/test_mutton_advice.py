@@ -152,7 +152,7 @@ def test_deep_decision_on_a_tiny_board_is_the_exact_expected_loss() -> None:
     every move's expected loss equals the whole game tree's, enumerated with the rules model
     (tests/test_mutton_bots_exact.py): the chart advice and the robot are the same
     computation."""
-    from test_mutton_bots_exact import consistent, farmer_value
+    from helpers.mutton_game_tree import consistent, farmer_value
 
     b2 = board(2)
     rules = RuleSet(size=2, num_sheep=4, num_wolves=1)
