@@ -20,7 +20,7 @@ and checks all of this, so a new game gets it for free.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from fractions import Fraction
 from itertools import islice
 from typing import Any, Protocol, Self, TypeVar, runtime_checkable
@@ -145,11 +145,6 @@ class ChanceFree:
     def sample_chance(self, rng: random.Random) -> Any:
         """There is nothing to sample."""
         raise ValueError("this game has no chance node")
-
-
-def uniform_sample(outcomes: Sequence[MoveT], rng: random.Random) -> MoveT:
-    """A uniformly random element (for chance nodes with equally likely outcomes)."""
-    return outcomes[rng.randrange(len(outcomes))]
 
 
 def uniform_legal_move(state: State[MoveT], rng: random.Random) -> MoveT:

@@ -100,11 +100,6 @@ def load(ref: str) -> Any:
     return getattr(obj, attr) if attr else obj
 
 
-def load_games(name: str) -> tuple[Any, ...]:
-    """The rules `Game` objects of a registered entry."""
-    return tuple(load(ref) for ref in entry(name).games)
-
-
 def all_game_refs() -> tuple[str, ...]:
     """Every rules `Game` reference of every entry, in registry order."""
     return tuple(ref for g in GAMES for ref in g.games)

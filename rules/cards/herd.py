@@ -203,11 +203,6 @@ class HerdState:
 
     # ---- bookkeeping -----------------------------------------------------------------
 
-    def card_total(self) -> int:
-        """Every card counted once wherever it is (conservation: always the deck size)."""
-        return (sum(self.draw) + sum(sum(h) for h in self.hands) + sum(self.discard)
-                + sum(h.cards() for h in self.herds))
-
     def kind_totals(self) -> Counts:
         """How many cards of each kind there are in all places together (conservation: the
         deck's counts)."""
@@ -341,7 +336,7 @@ class HerdState:
         legal = self.playable()
         if move not in legal:
             if legal or not isinstance(move, Discard):
-                raise IllegalMoveError(_why(self, move, bool(legal)))
+                raise IllegalMoveError(_why(self, move))
             if not (isinstance(move.kind, int) and 0 <= move.kind < len(KINDS)
                     and self.hands[self.to_move][move.kind]):
                 raise IllegalMoveError("that card is not in the hand")
@@ -424,7 +419,7 @@ def _replace(state: HerdState, **changes: object) -> HerdState:
     return replace(state, **changes)  # type: ignore[arg-type]
 
 
-def _why(state: HerdState, move: HerdMove, has_play: bool) -> str:
+def _why(state: HerdState, move: HerdMove) -> str:
     hand = state.hands[state.to_move]
     if isinstance(move, Discard):
         return "a card may be discarded only when none can be played (K3)"

@@ -11,7 +11,6 @@ import random
 from dataclasses import dataclass
 
 from fleece.rules.mutton.game import GameState, Phase
-from fleece.rules.mutton.match import Match
 from fleece.rules.mutton.moves import (
     Berserk,
     ChooseWolves,
@@ -88,15 +87,3 @@ def random_game(rules: RuleSet, rng: random.Random, policy: FarmerPolicy = Farme
         state = state.play(random_move(state, rng, policy))
     raise RuntimeError("a random game did not end: the termination bound (M24) is broken")
 
-
-def random_match(rules: RuleSet, rng: random.Random, policy: FarmerPolicy = FarmerPolicy()
-                 ) -> Match:
-    """Play a whole match (two games, or one with quick play) with random legal moves."""
-    match = Match.new(rules)
-    while not match.over:
-        state = match.current
-        if state.over:
-            match = match.start_next_game()
-            continue
-        match = match.play(random_move(state, rng, policy))
-    return match

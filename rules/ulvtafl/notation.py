@@ -23,7 +23,7 @@ from fleece.rules.ulvtafl.game import (
     position_key,
     rules_from_words,
 )
-from fleece.rules.ulvtafl.geometry import BY_NAME, COORDS, FILES, INDEX, NAMES, NUM_POINTS
+from fleece.rules.ulvtafl.geometry import BY_NAME, INDEX, NAMES, NUM_POINTS
 
 MAX_TEXT = 10_000  # characters of a position or move text
 _MOVE = re.compile(r"[a-g][1-7](?:-[a-g][1-7]|(?:x[a-g][1-7])+)")
@@ -199,8 +199,3 @@ def _with_history(rules: Rules, sheep: int, wolves: int, to_move: int, tail: str
                          column=offset)
     return state
 
-
-def file_rank(point: int) -> tuple[str, int]:
-    """The file letter and rank of a point."""
-    f, r = COORDS[point]
-    return FILES[f], r

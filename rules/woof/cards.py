@@ -8,7 +8,6 @@ as such and overridable: the Dog's second target (W2) and the decks for 4-7 play
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -150,11 +149,6 @@ PRESET_NOTE = (
     "assumed deck preset: the rulebook's player-count table is unknown; this deck leaves out "
     "Sheep (and for 5 seats a Dog) from the 16 basic cards"
 )
-
-
-def deck_counts(deck: Iterable[Card]) -> Counter[Card]:
-    """The deck as a multiset: card -> number of identical copies."""
-    return Counter(deck)
 
 
 # ---- targets (W2) ----------------------------------------------------------------------------

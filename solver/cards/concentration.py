@@ -55,7 +55,6 @@ MAX_EXCEPTIONS = 20  # departures from the natural rule listed in a result
 NATURAL_RULE = ("Take any known pair (one turn). Otherwise flip a card never seen; if a card "
                 "of its kind is known, flip that one and take the pair; if not, flip another "
                 "card never seen.")
-BASE_RULE = NATURAL_RULE  # the name the command line knows
 
 MATCH, UNSEEN, KNOWN = 0, 1, 2
 SECOND_NAMES = {MATCH: "partner", UNSEEN: "unseen", KNOWN: "known-other"}
@@ -120,11 +119,6 @@ def parse_position(text: str) -> Position:
     if sum(r for r, _ in kinds) > 520:
         raise ParseError("a position holds at most 520 cards")
     return canonical(kinds)
-
-
-def start_position(deck: Deck) -> Position:
-    """The deal: every kind with all its cards left, none known."""
-    return canonical([(k.count, 0) for k in deck.kinds])
 
 
 def describe(pos: Position) -> str:

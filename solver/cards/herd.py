@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from fleece.rules.cards.deck import WOLF_DECK, Deck
 from fleece.rules.cards.herd import (
-    CROOK,
     KINDS,
     Attack,
     Crook,
@@ -134,7 +133,3 @@ def simulate(players: int, games: int, seed: int, policy: str = "greedy", *,
                      tuple(Mean.of(v) for v in herd_vals), Mean.of(turns),
                      max(turns, default=0))
 
-
-def crook_count(deck: Deck) -> int:
-    """How many crooks the deck has (no crook: every game ends, K3)."""
-    return HerdOptions(2, deck, None).counts()[CROOK]

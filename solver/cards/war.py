@@ -18,12 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from fleece.rules.cards.deck import Deck, arrangements, multinomial
+from fleece.rules.cards.deck import Deck, arrangements
 from fleece.rules.cards.war import Order, Runout, after, battle, deal_piles, fixed_return
 from fleece.rules.errors import BudgetExceeded
 
 A_WINS, B_WINS, DRAW, CYCLE = 0, 1, 2, 3
-OUTCOME_NAMES = ("A", "B", "draw", "cycle")
 DEFAULT_MAX_DEALS = 2_000_000
 DEFAULT_MAX_STATES = 6_000
 
@@ -456,11 +455,6 @@ def _solve(rows: list[tuple[dict[int, Fraction], list[Fraction]]],
                     xv[k] -= c * val[j][k]
         val[v] = xv
     return val
-
-
-def count_deals(deck: Deck) -> int:
-    """K2: the number of distinct deals (arrangements) of a deck."""
-    return multinomial(deck.counts)
 
 
 # ---- one game, battle by battle ------------------------------------------------------------

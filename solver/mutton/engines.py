@@ -17,7 +17,6 @@ MODEL_LIMIT = 200_000  # most consistent sets the Wolf-model posterior enumerate
 # sets a second and z3 a few hundred (blocking clauses), so these keep either under about ten
 # seconds on one core. The fast engine counts any chart exactly.
 LIST_LIMITS = {"csp": 20_000, "smt": 2_000}
-LIST_LIMIT = max(LIST_LIMITS.values())  # the larger of the two (kept for callers)
 DEFAULT = "default"  # list_limit: each engine's own limit (LIST_LIMITS)
 
 

@@ -16,7 +16,6 @@ from fleece.rules.errors import FleeceError
 from fleece.rules.mutton.chart import farmer_chart
 from fleece.rules.mutton.game import GameState, Phase
 from fleece.rules.mutton.moves import Escape, Kill, WolfPass
-from fleece.rules.mutton.options import load_dictionary
 from fleece.rules.mutton.record import parse_record, replay
 from fleece.solver.mutton.problem import (
     Problem,
@@ -74,7 +73,3 @@ def record_problem(text: str, *, dictionary: frozenset[frozenset[str]] | None = 
     return Problem(chart, rules.num_wolves, rules.dictionary, False, turns,
                    not final.over, "record", tuple(notes))
 
-
-def read_dictionary(text: str, num_wolves: int | None = None) -> frozenset[frozenset[str]]:
-    """Letter sets of a word list (see rules.mutton.options.load_dictionary)."""
-    return load_dictionary(text, num_wolves)

@@ -28,7 +28,6 @@ from pathlib import Path
 
 from fleece.rules.errors import FleeceError
 
-PACK_EXTENSIONS = (".txt", ".json", ".solution.txt", ".svg")
 _PACK_FILE = re.compile(r"^[0-9]{3,}(\.txt|\.json|\.solution\.txt|\.svg)$")
 _TMP = ".fleece-tmp-"
 _OLD = ".fleece-old-"
@@ -37,13 +36,6 @@ _OLD = ".fleece-old-"
 def is_pack_file(name: str) -> bool:
     """True for a file name a pack writes (`007.txt`, `012.solution.txt`, `003.svg`)."""
     return bool(_PACK_FILE.match(name))
-
-
-def existing_outputs(out_dir: str, count: int, *, svg: bool) -> list[str]:
-    """Files a pack of `count` puzzles would overwrite (checked before generating)."""
-    exts = [".txt", ".json", ".solution.txt"] + ([".svg"] if svg else [])
-    return [str(Path(out_dir) / f"{i:03d}{e}") for i in range(1, count + 1) for e in exts
-            if (Path(out_dir) / f"{i:03d}{e}").exists()]
 
 
 def _alive(pid: int) -> bool:

@@ -250,13 +250,6 @@ class ProofSearch(Prover):
         return super().run(nodes, seconds, progress, checkpoint, every, report_every)
 
 
-def _bare(state: UlvState) -> UlvState:
-    """A state without its repetition history."""
-    if not state.history:
-        return state
-    return UlvState.create(state.rules, state.sheep, state.wolves, state.to_move)
-
-
 def mover(state: UlvState) -> str:
     """The name of the side to move."""
     return SIDE[state.to_move]

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from fleece.rules.ulvtafl.game import Rules
-from fleece.rules.ulvtafl.geometry import JUMPS, NUM_POINTS, PADDOCK, STEPS
+from fleece.rules.ulvtafl.geometry import JUMPS, NUM_POINTS, STEPS
 
 WSTEP, SSTEP, JOVER, JTO = 0, NUM_POINTS, 2 * NUM_POINTS, 3 * NUM_POINTS
 WIDTH = 8
@@ -38,4 +38,3 @@ def move_tables(rules: Rules, sheep_forward_only: bool = False) -> Any:
     return t
 
 
-PADDOCK_MASK = PADDOCK

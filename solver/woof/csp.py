@@ -114,16 +114,6 @@ def consistent(evidence: Evidence) -> bool:
     return next(assignments(evidence), None) is not None
 
 
-def count_solutions(evidence: Evidence, limit: int | None = None) -> int:
-    """Number of possible hand assignments (stops counting at `limit`)."""
-    n = 0
-    for _ in assignments(evidence):
-        n += 1
-        if limit is not None and n >= limit:
-            break
-    return n
-
-
 def possible_characters(evidence: Evidence) -> dict[int, set[str]]:
     """Per seat, the characters some solution gives it."""
     out: dict[int, set[str]] = {}

@@ -260,9 +260,7 @@ class _Deck:
             self.delta.append(self.mult[i] + self.mult[j])
             self.need.append((i, j))
         self._avail: dict[int, dict[int, int]] = {}
-        self._left: dict[int, int] = {}
         self._multi: dict[int, int] = {}
-        self.leftover_total = sum(self.counts) - 2 * len(problem.seats)
 
     def digits(self, code: int) -> list[int]:
         """Cards left per kind."""
@@ -288,16 +286,6 @@ class _Deck:
             digits = self.digits(code)
             got = self._multi[code] = factorial(sum(digits)) // prod(factorial(r) for r in digits)
         return got
-
-    def leftover_factor(self, code: int) -> int:
-        """R!/prod r_k!: the ways the undealt cards can be the undealt ones (scaled)."""
-        got = self._left.get(code)
-        if got is None:
-            got = self._left[code] = (
-                factorial(self.leftover_total) // prod(factorial(r) for r in self.digits(code))
-                if self.leftover_total else 1)
-        return got
-
 
 def _scale(problem: CompiledEvidence) -> Fraction:
     """Factor turning a scaled DP total into the probability of the evidence."""

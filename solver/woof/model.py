@@ -15,10 +15,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
-from math import factorial, lcm, prod
+from math import factorial, lcm
 from typing import Protocol
 
-from fleece.rules.errors import FleeceError
 from fleece.rules.woof.cards import (
     CHARACTERS,
     Card,
@@ -30,10 +29,6 @@ from fleece.rules.woof.cards import (
 )
 from fleece.rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact, SawFact
 from fleece.solver.core import minimal_core
-
-
-class ContradictionError(FleeceError):
-    """The evidence is impossible under the model (a result, not bad input)."""
 
 
 @dataclass(frozen=True)
@@ -65,12 +60,6 @@ class CompiledEvidence:
     def facts(self) -> tuple[Fact, ...]:
         """The evidence lines (hand, look, saw, ask)."""
         return self.evidence.facts
-
-    @property
-    def leftover(self) -> int:
-        """Cards of the deck that are not dealt."""
-        return sum(self.counts) - 2 * len(self.seats)
-
 
 def compile_evidence(evidence: Evidence) -> CompiledEvidence:
     """Distinct card kinds of the deck and every hand type the deck allows."""
@@ -346,11 +335,6 @@ def posterior_from_assignments(problem: CompiledEvidence, assignments: Iterable[
             weights[vec] = weights.get(vec, Fraction(0)) + w
     total = sum(weights.values(), Fraction(0))
     return Posterior.from_weights(problem.seats, weights, total / total_deals(problem))
-
-
-def deck_factor(problem: CompiledEvidence) -> int:
-    """prod n_k! over card kinds (used to turn scaled weights into deal counts)."""
-    return prod(factorial(n) for n in problem.counts)
 
 
 def deletion_core(evidence: Evidence, consistent: Callable[[Evidence], bool]) -> list[Fact]:

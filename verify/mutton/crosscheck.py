@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from fleece.rules.errors import IllegalMoveError
 from fleece.rules.mutton.game import Fate, GameState, Phase
@@ -79,14 +78,6 @@ def _true(e: object) -> bool:
     import z3
 
     return bool(z3.is_true(z3.simplify(e)))
-
-
-@dataclass
-class Finding:
-    """A disagreement between the models at one position."""
-
-    where: str
-    what: str
 
 
 class PositionChecker:

@@ -19,7 +19,6 @@ from typing import Any
 import z3
 
 ALIVE, EATEN, SHOT, DEVOURED, ESCAPED = 0, 1, 2, 3, 4
-STATUS_NAMES = ("alive", "eaten", "shot", "devoured", "escaped")
 WOLF, FARMER, OVER = 0, 1, 2
 ESCAPE_BONUS = 3  # M12
 
@@ -207,7 +206,6 @@ class Concrete:
 
 # ---- invariants ---------------------------------------------------------------------------
 
-INVARIANT_NAMES = ("one-per-cell", "conservation", "runners", "score", "hidden-wolves")
 COUNTERS = ("n_alive", "n_dead", "n_esc", "score", "hidden")
 
 
@@ -488,19 +486,6 @@ def berserk_step(v: Variant, s: ZState, volley: Sequence[Expr]) -> Step:
         st=[z3.If(volley[a], SHOT, z3.If(devoured[a], DEVOURED, s.st[a])) for a in range(n)],
         wpass=z3.BoolVal(False), bused=z3.BoolVal(True), phase=z3.IntVal(OVER))
     return Step(BERSERK, guard, post, deltas)
-
-
-def proof_steps(v: Variant, s: ZState, tag: str) -> list[Step]:
-    """Every kind of move the variant allows, with animal 0 as the one moved against."""
-    dest = dest_vars(s.n, tag)
-    volley = [z3.Bool(f"{tag}_vol{a}") for a in range(s.n)]
-    steps = [kill_step(v, s, 0, dest)]
-    if v.escape:
-        steps.append(escape_step(v, s, 0))
-    steps += [wolf_pass_step(v, s), farmer_pass_step(v, s), shot_step(v, s, 0, dest)]
-    if v.berserk_allowed:
-        steps.append(berserk_step(v, s, volley))
-    return steps
 
 
 def one_step(v: Variant, s: ZState, kind: int, tag: str) -> Step:

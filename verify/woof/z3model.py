@@ -71,9 +71,8 @@ BASIC_SET = _set([(SHEEP, SHEEP, 7), (DOG, DOG, 2), (DOG, UNKNOWN, 1), (HUNTER, 
 EXPERT_SET = _set([(SHEEP, DOG, 1), (DOG, WOLF, 1), (HUNTER, SHEEP, 1), (SHEPHERD, HUNTER, 1)])
 
 QUESTIONS = ("q1", "q2", "q3", "q4", "q5")
-#: q1 "Wolf, Hunter or Shepherd?" x4, q2 "Sheep, Hunter or Shepherd?" x4, q3 "a card shows the
-#: Dog?" x3, q4 the same for the Hunter x3, q5 for the Sheep x2.
-QUESTION_COPIES = (4, 4, 3, 3, 2)
+#: q1 "Wolf, Hunter or Shepherd?", q2 "Sheep, Hunter or Shepherd?", q3 "a card shows the
+#: Dog?", q4 the same for the Hunter, q5 for the Sheep.
 QUESTION_CHARACTERS = ((WOLF, HUNTER, SHEPHERD), (SHEEP, HUNTER, SHEPHERD))
 QUESTION_PICTURES = (DOG, HUNTER, SHEEP)  # q3, q4, q5
 
@@ -219,11 +218,6 @@ def answer(question: Expr, a: Expr, b: Expr) -> Expr:
 
 
 # ---- W11: matching announcements to tokens ---------------------------------------------------
-
-
-def side_index(side: int) -> int:
-    """Position of a token side in TOKEN_SIDES."""
-    return TOKEN_SIDES.index(side)
 
 
 def hall_fits(counts: Sequence[Expr]) -> Expr:

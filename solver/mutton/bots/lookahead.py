@@ -147,22 +147,6 @@ def cover_probabilities(belief: Belief, order: Sequence[int]) -> list[float]:
     return [x / total for x in belief.weights([~m for m in suffix])]
 
 
-def volley_value(belief: Belief, living: Sequence[int], marg: dict[int, float],
-                 targets: Sequence[int]) -> tuple[float, float]:
-    """(expected sheep lost, P(every living wolf is shot)) of a volley (M15): the sheep among
-    the targets die, and if a wolf survives, so does every living sheep left."""
-    cols = belief.universe.cols
-    inside = set(targets)
-    outside = [a for a in living if a not in inside]
-    spare = 0
-    for a in outside:
-        spare |= cols[a]
-    covered = belief.weight(~spare) / belief.total
-    shot_sheep = len(targets) - sum(marg[a] for a in targets)
-    eaten = (1 - covered) * len(outside) - sum(marg[a] for a in outside)
-    return shot_sheep + max(eaten, 0.0), covered
-
-
 def best_volley(belief: Belief, living: Sequence[int], marg: dict[int, float],
                 order: Sequence[int], exact: int, cover: Sequence[float] | None = None
                 ) -> tuple[tuple[int, ...], float, float]:

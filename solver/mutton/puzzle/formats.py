@@ -28,7 +28,7 @@ from fleece.rules.text import (
 )
 from fleece.solver.mutton.puzzle.answer import Masks, MuttonQuestion, iter_sets, letters_of
 from fleece.solver.mutton.puzzle.generate import MuttonPuzzle
-from fleece.solver.mutton.puzzle.human import HumanSolution, Rule, human_solve
+from fleece.solver.mutton.puzzle.human import HumanSolution, Rule
 from fleece.solver.puzzles.core import Grade
 from fleece.solver.puzzles.pack import write_files
 
@@ -281,11 +281,6 @@ def puzzle_svg(p: MuttonPuzzle) -> str:
                 out.append(f'<text x="{x + 7}" y="{y + 17}">{mark}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
-
-
-def solution_for(spec: PuzzleSpec, ans: frozenset[str]) -> HumanSolution:
-    """The graded human solution of a puzzle read from a file."""
-    return human_solve(spec.chart, spec.wolves, spec.question, target=ans)
 
 
 def puzzle_files(p: MuttonPuzzle, *, svg: bool) -> dict[str, str]:

@@ -36,21 +36,6 @@ class Rule(Enum):
         return g
 
 
-RULE_HELP: dict[Rule, str] = {
-    Rule.LONE_SUSPECT: "a round with a single runner who may still be a wolf: that runner killed",
-    Rule.PACK_COMPLETE: "all K wolves are known: everyone else is a sheep",
-    Rule.LAST_SUSPECTS: "the undecided animals are exactly as many as the wolves still missing",
-    Rule.ONE_WOLF_LEFT: "one wolf missing: everyone who did not run in an open round is a sheep",
-    Rule.CLEARED_BY_COUNT: "r >= 2 wolves missing and r open rounds without a shared suspect: "
-                           "nobody outside those rounds is a wolf",
-    Rule.COMMON_SUSPECT: "one wolf missing and two open rounds share a single suspect: the wolf",
-    Rule.OVERLAPPING_ROUNDS: "r >= 2 wolves missing; without this animal, r+1 open rounds would "
-                             "share no suspect: it must be a wolf",
-    Rule.CASE_SPLIT: "assume an animal is a wolf (or a sheep), follow the easier rules to a "
-                     "contradiction",
-}
-
-
 # ---- the human solver -------------------------------------------------------------------------
 
 
