@@ -1,4 +1,4 @@
-"""The Wolf! card games through the library API (RULES.md section 4): the deck, War (one game,
+"""The Wolf! card games through the library API (docs/rules.md section 4): the deck, War (one game,
 or the analysis: exact over every deal, the exact random-order chain, or a seeded Monte Carlo
 estimate with 95% intervals), McCord's herd game, and Concentration with perfect memory.
 

@@ -1,6 +1,6 @@
 """Ulvtafl through the library API: a position (setup or position string, with the movement
 rules of U1/U6/U7), a move and the solver's reply, a replayed record, perft counts and the
-exact solver (RULES.md section 3).
+exact solver (docs/rules.md section 3).
 
     from fleece.api import ulvtafl
     trapped = "WSS/.SS/..S.S../..S..../SS...../.../... w"

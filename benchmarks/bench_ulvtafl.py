@@ -277,7 +277,7 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
            f"Command: `{command}`", "",
            f"Run {started}, {seconds / 60:.0f} min wall on "
            f"{platform.machine()} ({os.cpu_count()} cores, shared), Python "
-           f"{platform.python_version()}. Values are exact under RULES.md U7 (a side wins "
+           f"{platform.python_version()}. Values are exact under docs/rules.md U7 (a side wins "
            "when it can force a won end; otherwise a draw). A value is claimed only with a "
            "certificate (the winner's move in every position of its proof) that the "
            "reference model re-checked; 'unknown' means the budget ran out.", ""]

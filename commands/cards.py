@@ -1,4 +1,4 @@
-"""`fleece cards ...`: the Wolf! card games (RULES.md section 4; fleece.api.cards): War
+"""`fleece cards ...`: the Wolf! card games (docs/rules.md section 4; fleece.api.cards): War
 (`war play`, `war analyse`), McCord's herd game (`herd simulate`), Concentration
 (`concentration solve`, `concentration pairs`) and the deck itself (`deck`)."""
 

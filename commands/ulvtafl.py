@@ -1,5 +1,5 @@
 """`fleece ulvtafl ...`: print boards, replay records, count moves (perft), solve positions
-exactly and play against the solver (RULES.md section 3; fleece.api.ulvtafl)."""
+exactly and play against the solver (docs/rules.md section 3; fleece.api.ulvtafl)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The registry of games: one entry per game names everything the toolkit builds for it.
 
-An entry is data: the game's name and RULES.md section, and the dotted names of its rules
+An entry is data: the game's name and docs/rules.md section, and the dotted names of its rules
 `Game` objects (one, or several for a family such as the Wolf! card games), its command-line
 group, its solver package and its verification package.
 `fleece.cli` builds its game groups from this table, `fleece verify --game NAME` dispatches
@@ -25,7 +25,7 @@ class GameEntry:
     `games` are `module:attribute` of its rules `Game` objects (rules.protocol); `commands` the
     module whose Typer `app` is its command-line group; `solver` its solver package (exports
     `solve`); `verify` its verification package (exports `SECTIONS` and `run`), or None while
-    it has none; `clauses` the clause-ID prefixes of its RULES.md section."""
+    it has none; `clauses` the clause-ID prefixes of its docs/rules.md section."""
 
     name: str
     title: str

@@ -1,4 +1,4 @@
-"""The Wolf! card games' reference models (RULES.md K1-K4): the deck spec, War's battles, the
+"""The Wolf! card games' reference models (docs/rules.md K1-K4): the deck spec, War's battles, the
 herd game's card effects and scoring, Concentration's turns; conservation in random play."""
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ def quick_report() -> object:
 
 
 def test_k1_k4_quick_verification_passes_with_its_gaps_accepted(quick_report: object) -> None:
-    """Every check as RULES.md expects; the three gaps are found (K2 cycles, K3 crook loop,
+    """Every check as docs/rules.md expects; the three gaps are found (K2 cycles, K3 crook loop,
     K4 endless passing) and gate the run until accepted."""
     from fleece.verify.report import Report
 

@@ -1,7 +1,7 @@
 """Hand-built golden cases for every rule `GameState.play()` enforces (M5-M20, C2).
 
 Each test sets up a tiny position by hand, plays one move and asserts the exact outcome (the
-new fates, cells, score, phase) or the exact refusal, with the RULES.md clause in its name.
+new fates, cells, score, phase) or the exact refusal, with the docs/rules.md clause in its name.
 A refusal (`refuse`) is checked three ways: the message names the rule, the state equals a
 deep copy taken before the move, and the move generator (`legal_moves`, which states the same
 rules a second time) does not list the move; a legal move played with `accept` must be listed.

@@ -1,7 +1,7 @@
 """Random legal matches under random rule options, with every invariant checked after every
 step (OpenSpiel-style simulation tests as a Hypothesis RuleBasedStateMachine).
 
-Invariants (RULES.md clause in brackets): one animal or corpse per cell; animals conserved
+Invariants (docs/rules.md clause in brackets): one animal or corpse per cell; animals conserved
 (living + dead + escaped); runners end on empty cells away from the corpse [M9]; the killer ran
 [M26]; the score equals the dead sheep plus escape and berserk points, tallied here move by
 move, independently of GameState.score [M12, M15, M20]; the game ends within num_sheep + 1

@@ -1,4 +1,4 @@
-"""Ulvtafl reference model (RULES.md section 3): geometry, setups, moves, captures, ends,
+"""Ulvtafl reference model (docs/rules.md section 3): geometry, setups, moves, captures, ends,
 options, repetition, illegal-move reasons, and perft against an independent brute force."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from fleece.rules.ulvtafl.geometry import (
 )
 from fleece.rules.ulvtafl.notation import parse_move, parse_position
 
-# ---- an independent brute force, written from RULES.md U1, U3, U4, U8, U10 -----------------
+# ---- an independent brute force, written from docs/rules.md U1, U3, U4, U8, U10 -----------------
 
 
 def _exists(f: int, r: int) -> bool:

@@ -300,7 +300,7 @@ def test_package_api_runs_a_section_and_writes_its_reports(tmp_path: Path) -> No
     assert isinstance(rep, Report) and rep.ok and rep.game == "mutton"
     assert rep.title == "Mutton" and rep.sections == pkg.SECTIONS and rep.rules_section == 1
     assert {r.section for r in rep.results} == {"claims"} and rep.trace == []
-    assert all(r.basis.startswith("RULES.md C") for r in rep.results)
+    assert all(r.basis.startswith("docs/rules.md C") for r in rep.results)
     written = write_reports(rep, tmp_path, None, False)
     assert [p.name for p in written] == ["verification.md", "verification.json"]
     assert "## Rulebook claims C1-C4" in written[0].read_text()

@@ -1,6 +1,6 @@
 """`fleece verify` as an honest CI gate: rules gaps of the variant under test fail the run unless
 accepted (M10, M14/M17, M24), a solver's unknown is UNKNOWN and fails, every expectation is
-fixed from RULES.md rather than from the outcome, JUnit shows it all, and --report never
+fixed from docs/rules.md rather than from the outcome, JUnit shows it all, and --report never
 replaces a file fleece verify did not write."""
 
 from __future__ import annotations
@@ -447,7 +447,7 @@ def test_tiny_timeout_makes_the_run_unknown_and_failed() -> None:
     assert [r.outcome for r in claims.c2_c3(v)] == [PROVED, PROVED, REFUTED]
 
 
-# ---- expectations come from RULES.md, not from outcomes ---------------------------------
+# ---- expectations come from docs/rules.md, not from outcomes ---------------------------------
 
 
 def test_c3_c4_planted_bugs_flip_outcomes_and_the_fixed_expectation_fails_them(
@@ -455,7 +455,7 @@ def test_c3_c4_planted_bugs_flip_outcomes_and_the_fixed_expectation_fails_them(
     """C3 and C4: a game too small for 11 points makes literal C3 PROVED, and a sniping model
     that forgets the split suspects (E = k-1 when forced apart) makes C4's second half
     REFUTED; both fail, because their expectations (literal C3 REFUTED, C4 PROVED, from
-    RULES.md) do not move with the outcome. (C1's layout parameter allows the same with a
+    docs/rules.md) do not move with the outcome. (C1's layout parameter allows the same with a
     planted layout, at several seconds a run.)"""
     small = claims.c3_literal(v=Variant(size=2, num_sheep=7, num_wolves=3))
     assert small.outcome == PROVED and small.expected == REFUTED and not small.ok

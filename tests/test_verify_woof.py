@@ -33,7 +33,7 @@ def _check(rep: Report, name: str) -> CheckResult:
 
 
 def test_w1_w11_quick_verification_gates_on_its_two_gaps(quick: Report) -> None:
-    """W1-W11: every check comes out as RULES.md expects; exactly the two gaps (W7: a round
+    """W1-W11: every check comes out as docs/rules.md expects; exactly the two gaps (W7: a round
     need not end; W11: a seat must announce with no token left) are found, fail the run, and
     the run passes once both are accepted; nothing is UNKNOWN; every clause W1-W11 is traced
     to tests and verify checks."""

@@ -4,7 +4,7 @@ The fast engine merges card kinds no evidence line tells apart, gets every seat'
 distribution from a forward and a backward pass instead of listing the posterior, carries
 only per-group class counts for interchangeable seats (wolf sets, suspicion scores), and
 checks consistency by bit masks per line and a depth-first search over seats. Each shortcut
-must give exactly the numbers of brute force over physical deals (RULES.md section 2's
+must give exactly the numbers of brute force over physical deals (docs/rules.md section 2's
 evidence model: W1 characters, W4 looks, W5 answers), including decks with undealt cards.
 """
 
@@ -55,7 +55,7 @@ def _seats_of(f: Fact) -> tuple[int, ...]:
 def brute_force_by_kinds(ev: Evidence) -> Posterior:
     """Brute force over deals, card kinds at a time: seat after seat takes two of the cards
     left (C(r, 2) physical ways for a pair of one kind, r_a * r_b for two kinds), the cards
-    left at the end are the undealt ones; a line is weighed (model.likelihood, the RULES.md
+    left at the end are the undealt ones; a line is weighed (model.likelihood, the docs/rules.md
     section 2 evidence model) as soon as its seats have hands, and a zero cuts the branch.
     Counts physical deals directly, one branch per hand, without the fast engine's factorial
     formula, merged kinds, passes or grouped seats; the physical brute force of

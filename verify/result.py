@@ -5,7 +5,7 @@ Outcomes. A check ends PROVED or REFUTED (a logical question settled, with a wit
 refutation), PASSED or FAILED (a test, such as a cross-check of two models), GAP (the rules
 under test leave a situation unsettled: see RulesGap), UNKNOWN (the check could not decide:
 a solver said "unknown" even after its retry, a budget ran out) or ERROR. A check's `expected`
-is one of PROVED, REFUTED, PASSED and must come from the rules reference (RULES.md: "M24 says
+is one of PROVED, REFUTED, PASSED and must come from the rules reference (docs/rules.md: "M24 says
 every game ends" -> PROVED; a claim known to be false -> REFUTED), never from the outcome;
 `basis` says where it comes from. `ok` is:
 

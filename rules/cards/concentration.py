@@ -421,7 +421,7 @@ def board_text(state: ConcState) -> str:
 
 
 class ConcentrationGame:
-    """The `Game` object of the Concentration variant (RULES.md K4)."""
+    """The `Game` object of the Concentration variant (docs/rules.md K4)."""
 
     name = "concentration"
 

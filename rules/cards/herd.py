@@ -681,7 +681,7 @@ def observation_text(state: HerdState, player: int) -> str:
 
 
 class HerdGame:
-    """The `Game` object of McCord's herd game (RULES.md K3)."""
+    """The `Game` object of McCord's herd game (docs/rules.md K3)."""
 
     name = "herd"
 

@@ -428,7 +428,7 @@ def parse_position(text: str) -> WarState:
 
 
 class WarGame:
-    """The `Game` object of Wolf! (War, RULES.md K1-K2)."""
+    """The `Game` object of Wolf! (War, docs/rules.md K1-K2)."""
 
     name = "war"
 

@@ -1,4 +1,4 @@
-"""Hexagonal board geometry with pbmserv cell names (RULES.md M1-M3).
+"""Hexagonal board geometry with pbmserv cell names (docs/rules.md M1-M3).
 
 A board of `size` n has 2n-1 rows `a`, `b`, ... from top to bottom. Within a row a cell is
 named by the "/" diagonal it lies on: row r (0-based) holds diagonals 1..n+r when r < n and

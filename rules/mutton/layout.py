@@ -8,7 +8,7 @@ import random
 from fleece.rules.errors import IllegalMoveError
 from fleece.rules.mutton.geometry import Board, Cell, board
 
-# The rulebook's recommended layout (size 4, 26 animals), A..Z in order (RULES.md M5).
+# The rulebook's recommended layout (size 4, 26 animals), A..Z in order (docs/rules.md M5).
 SPARSE_CELLS = (
     "a1", "a2", "a3", "a4", "b1", "b3", "b5", "c1", "c2", "c5", "c6", "d1", "d3",
     "d5", "d7", "e2", "e3", "e6", "e7", "f3", "f5", "f7", "g4", "g5", "g6", "g7",

@@ -22,7 +22,7 @@ from fleece.rules.mutton.simulate import random_move
 
 
 class MuttonGame:
-    """The `Game` object of Mutton (RULES.md section 1)."""
+    """The `Game` object of Mutton (docs/rules.md section 1)."""
 
     name = "mutton"
 

@@ -16,7 +16,7 @@ from fleece.rules.ulvtafl.notation import parse_move, parse_position, position_t
 
 
 class UlvtaflGame:
-    """The `Game` object of Ulvtafl (RULES.md section 3)."""
+    """The `Game` object of Ulvtafl (docs/rules.md section 3)."""
 
     name = "ulvtafl"
 

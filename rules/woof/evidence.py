@@ -1,6 +1,6 @@
 """Evidence files for the Woof!! solver: facts, parser, writer, and facts from a played round.
 
-One fact per line, `#` starts a comment. Keywords (RULES.md section 2, evidence model):
+One fact per line, `#` starts a comment. Keywords (docs/rules.md section 2, evidence model):
 
     seats N                 players, 4..8 (with 4 a dummy seat 5 is added, W3)
     deck CARD ...           the cards in play; `basic` (the 16), `expert` (the 4 expert cards),

@@ -1,4 +1,4 @@
-"""Exact analysis and simulation of the Wolf! card games (RULES.md section 4): War over every
+"""Exact analysis and simulation of the Wolf! card games (docs/rules.md section 4): War over every
 deal or by Monte Carlo, solitaire and two-player Concentration with perfect memory, and herd
 game simulations. Entry points: `war`, `war_mc`, `concentration`, `herd`.
 

@@ -18,7 +18,7 @@ two-player values can be negative) and added up in int64 limbs, carried once per
 Solitaire: F = U! + min over choices (a known pair taken: U! + F(next)). Two players: G = max
 over choices; a turn that matches adds a pair and the mover goes on, a miss hands the turn over
 (-G(next)); the pass (two known cards of different kinds) makes G = max(G, 0). The choices of
-a turn (RULES.md K4): take a known pair; flip a card never seen, then (a) a known card of its
+a turn (docs/rules.md K4): take a known pair; flip a card never seen, then (a) a known card of its
 kind (the pair), (b) another card never seen, or (c) a known card of another kind. Flipping a
 known card first and then an unseen card is (c) or (a) by another name (the same outcomes with
 the same probabilities), so it is never better and is left out here; the library lists it.

@@ -7,7 +7,7 @@ one rule of the game applied to one piece of the chart, with a sentence a player
 Every engine (fast, csp, smt, brute force) counts the sets satisfying the same facts, so the
 interpretation of the rules lives here and only here.
 
-Deduction clauses (each cites the RULES.md clauses it rests on):
+Deduction clauses (each cites the docs/rules.md clauses it rests on):
 
 - D1 (M18, M25) An animal shown as a dead wolf (`w`) is in W.
 - D2 (M12) An escaped wolf (`e` in the chart, or `--escaped`) is in W.

@@ -1,4 +1,4 @@
-"""Exact solver of Ulvtafl (RULES.md section 3): compiled move generation and perft,
+"""Exact solver of Ulvtafl (docs/rules.md section 3): compiled move generation and perft,
 retrograde analysis of a position's reachable set (value and distance to the end), and a
 proof-number search (df-pn with a transposition table) for larger positions.
 

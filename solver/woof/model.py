@@ -1,6 +1,6 @@
 """What every Woof!! engine shares: the compiled evidence, the evidence semantics, the result.
 
-The evidence model (RULES.md section 2): deals are uniform over physical deals (identical
+The evidence model (docs/rules.md section 2): deals are uniform over physical deals (identical
 pictures are still distinct cards); a `look` weighs a deal by the fraction of the target's two
 cards whose announcement from that viewer (W4) matches; a `saw` by the fraction of the target's
 cards equal to the card seen (and, with an announcement, the viewer's character must produce

@@ -1,6 +1,6 @@
 """W11 for evidence files: can the clue tokens lay every announcement of a record?
 
-Every look is announced by laying a token (RULES.md W4, W11): a clue token of the viewer's
+Every look is announced by laying a token (docs/rules.md W4, W11): a clue token of the viewer's
 own six (Wolf/Hunter, Wolf/Sheep, Wolf/Dog, Hunter/Sheep, Dog/Sheep, Dog/Hunter, one side up)
 for a character, a "?" token from the table's shared pool of 12 for "don't know". Tokens stay
 out until the round ends, so a record of one round can be laid exactly when each viewer's

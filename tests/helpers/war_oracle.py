@@ -1,4 +1,4 @@
-"""War (RULES.md K1-K2) written out a second time for the tests, with lists instead of the
+"""War (docs/rules.md K1-K2) written out a second time for the tests, with lists instead of the
 model's tuples and slices, so that the solvers and the command line are checked against code
 they do not share (rules/cards/war.py is not imported).
 

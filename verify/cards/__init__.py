@@ -1,5 +1,5 @@
-"""Verification of the Wolf! card games (RULES.md section 4, K1-K4): card effects and battles
-against RULES.md over every small situation, conservation (exhaustive on small decks, random
+"""Verification of the Wolf! card games (docs/rules.md section 4, K1-K4): card effects and battles
+against docs/rules.md over every small situation, conservation (exhaustive on small decks, random
 play on the full deck), termination with witnesses (the rules gaps CARDS-WAR-CYCLE,
 CARDS-HERD-ENDLESS, CARDS-CONC-ENDLESS gate the run unless accepted), the published results,
 and the traceability table.

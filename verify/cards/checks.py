@@ -1,5 +1,5 @@
 """The card games' checks (see the package docs). Each returns CheckResults whose expectation
-comes from RULES.md section 4 (the `basis`), never from the outcome."""
+comes from docs/rules.md section 4 (the `basis`), never from the outcome."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ from fleece.verify.result import (
     gap_found,
 )
 
-RULES = "RULES.md section 4"
+RULES = "docs/rules.md section 4"
 
 
 def _result(section: str, name: str, title: str, ok: bool, expected: str,
@@ -763,7 +763,7 @@ def vw_small(cfg: VerifyConfig) -> CheckResult:
                    "(Velleman & Warrington)", not wrong, PASSED,
                    ("K4",), "layouts through the rules model: " + ", ".join(map(str, search))
                    + "; the recurrence: " + ", ".join(map(str, recurrence)), "; ".join(wrong),
-                   t0, "RULES.md known results (arXiv:1208.4854)")
+                   t0, "docs/rules.md known results (arXiv:1208.4854)")
 
 
 def vw_asymptote(cfg: VerifyConfig) -> CheckResult:
@@ -781,7 +781,7 @@ def vw_asymptote(cfg: VerifyConfig) -> CheckResult:
                    "2 ln 2; 1.5 n - 1 <= E(n) < 1.75 n", abs(gap) < 0.01 and bounds,
                    PASSED, ("K4",), f"E({n}) = {float(values[-1]):.6f}, minus the "
                    f"asymptote {gap:+.6f}; bounds hold for n <= {n}: {bounds}", "", t0,
-                   "RULES.md known results (V&W; Foerster & Wattenhofer)")
+                   "docs/rules.md known results (V&W; Foerster & Wattenhofer)")
 
 
 def war_cycle_counts(cfg: VerifyConfig) -> CheckResult:
@@ -797,7 +797,7 @@ def war_cycle_counts(cfg: VerifyConfig) -> CheckResult:
                    not differ and all(c > 0 for c, _, _, _ in found.values()), PROVED,
                    ("K2",), "cycling deals of 1,2,3,4,5 (of 120): " + ", ".join(
                        f"{k} {c}" for k, (c, _, _, _) in found.items()), differ, t0,
-                   "RULES.md known results")
+                   "docs/rules.md known results")
 
 
 def zp_table_check(cfg: VerifyConfig) -> CheckResult:
@@ -845,7 +845,7 @@ def conc_multi(cfg: VerifyConfig) -> CheckResult:
 
 
 def literature_section(cfg: VerifyConfig) -> list[CheckResult]:
-    """Section `literature`: RULES.md's known results (and Zwick & Paterson's table), each
+    """Section `literature`: docs/rules.md's known results (and Zwick & Paterson's table), each
     from the verifier's own computation."""
     return [vw_small(cfg), vw_asymptote(cfg), war_cycle_counts(cfg), zp_table_check(cfg),
             conc_multi(cfg)]

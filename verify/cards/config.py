@@ -10,7 +10,7 @@ from fleece.rules.cards.herd import HerdState
 from fleece.rules.cards.war import BattleResult, Order, Pile, Runout, battle
 
 SECTIONS: tuple[tuple[str, str], ...] = (
-    ("rules", "Card effects and battles against RULES.md (every small situation)"),
+    ("rules", "Card effects and battles against docs/rules.md (every small situation)"),
     ("conservation", "Conservation: every card in exactly one place"),
     ("termination", "Termination and rules gaps (gate)"),
     ("literature", "Published results"),

@@ -19,7 +19,7 @@ NOTES = [
     "Every figure is computed here, from the rules models and the verifier's own means "
     "(whole games played by the model and by the clauses read afresh, exhaustive search "
     "over layouts, the published recurrences); nothing here calls the solvers it checks.",
-    "Expectations come from RULES.md (the clause named in each row), never from outcomes.",
+    "Expectations come from docs/rules.md (the clause named in each row), never from outcomes.",
     "A rules gap of the variant under test (a game that need not end) fails the run unless "
     "accepted with --accept GAP-ID; its witness is a concrete deal or play.",
 ]

@@ -1,4 +1,4 @@
-"""Mutton's rules verification (RULES.md section 1): Z3 proofs, rule gaps, claims C1-C4,
+"""Mutton's rules verification (docs/rules.md section 1): Z3 proofs, rule gaps, claims C1-C4,
 termination and a cross-check of the Python model, behind the API every game's package shares.
 
     pkg = importlib.import_module("fleece.verify.mutton")

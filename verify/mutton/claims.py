@@ -1,7 +1,7 @@
 """The rulebook's claims C1-C4 as forced-outcome questions, each PROVED or REFUTED with a
 witness position (Z3), and C4 as an exact expected-value computation with fractions.
 
-Every check's expectation is fixed here from RULES.md's statement of the claim (its `basis`),
+Every check's expectation is fixed here from docs/rules.md's statement of the claim (its `basis`),
 never from its outcome: C1, C2, C3 read precisely and C4 as stated are expected PROVED; C3
 read literally ("wins for sure" in quick play) and C4 generalised to two wolves are expected
 REFUTED, findings recorded since the first verification report. The claims are about the
@@ -22,18 +22,18 @@ from fleece.verify.mutton.z3model import FARMER, OVER, Variant
 from fleece.verify.result import PROVED, REFUTED, CheckResult, undecided
 
 BASIS = {
-    "C1/sparse-first-kill": "RULES.md C1: any first kill from the sparse layout makes at most "
+    "C1/sparse-first-kill": "docs/rules.md C1: any first kill from the sparse layout makes at most "
                             "3 animals run",
-    "C1/packed-six": "RULES.md C1: a packed layout can make 6 run",
-    "C2/berserk-once": "RULES.md C2: berserk can happen at most once per game",
-    "C3/known-wolves": "RULES.md C3 read precisely with M13/M15/M19/M20: the volley at the "
+    "C1/packed-six": "docs/rules.md C1: a packed layout can make 6 run",
+    "C2/berserk-once": "docs/rules.md C2: berserk can happen at most once per game",
+    "C3/known-wolves": "docs/rules.md C3 read precisely with M13/M15/M19/M20: the volley at the "
                        "wolves ends the game and adds nothing",
-    "C3/wins-for-sure": "RULES.md C3 read literally with M22's 11 points: known false (the "
+    "C3/wins-for-sure": "docs/rules.md C3 read literally with M22's 11 points: known false (the "
                         "volley cannot undo points already scored)",
-    "C4/together-one-wolf": "RULES.md C4: same expected sheep deaths while the suspects stay "
+    "C4/together-one-wolf": "docs/rules.md C4: same expected sheep deaths while the suspects stay "
                             "together",
-    "C4/forced-apart": "RULES.md C4: sniping is better when the suspects are forced apart",
-    "C4/two-wolves-together": "RULES.md C4 generalised to two wolves: known false (the "
+    "C4/forced-apart": "docs/rules.md C4: sniping is better when the suspects are forced apart",
+    "C4/two-wolves-together": "docs/rules.md C4 generalised to two wolves: known false (the "
                               "second wolf keeps eating)",
 }
 TITLES = {
@@ -77,7 +77,7 @@ def guarded(name: str, t0: float, body: Callable[[], CheckResult]) -> CheckResul
                          clauses=CLAUSES[name], basis=BASIS[name],
                          seconds=time.perf_counter() - t0)
 
-# The rulebook's recommended layout for size 4 with 26 animals (RULES.md M5), A..Z in order.
+# The rulebook's recommended layout for size 4 with 26 animals (docs/rules.md M5), A..Z in order.
 _SPARSE_TEXT = "a1 a2 a3 a4 b1 b3 b5 c1 c2 c5 c6 d1 d3 d5 d7 e2 e3 e6 e7 f3 f5 f7 g4 g5 g6 g7"
 SPARSE = tuple(_SPARSE_TEXT.split(" "))
 ROWS = "abcdefghijklmno"

@@ -44,14 +44,14 @@ Cell = tuple[int, int]
 REPLAY = "fleece mutton replay FILE"
 
 # Where the gating checks' expectation comes from (never from their outcome).
-VARIANT_BASIS = ("issue 10 + RULES.md M10: the rules under test must settle every kill "
+VARIANT_BASIS = ("docs/rules.md M10: the rules under test must settle every kill "
                  "(M10 only makes an unplaceable kill unavailable; the published rules say "
                  "nothing)")
-STALL_BASIS = ("issue 10 + RULES.md M14/M17: after a Wolf pass the Farmer must shoot, so "
+STALL_BASIS = ("docs/rules.md M14/M17: after a Wolf pass the Farmer must shoot, so "
                "some blast must always be placeable")
 TABLE_BASIS = "every (size, animals) question is settled: a replayed witness or a Z3 proof"
-DEFAULT_BASIS = ("RULES.md M1/M4 defaults: the published game (size 4, 26 animals) must "
-                 "settle every kill; issue 10: the default game passes with no --accept")
+DEFAULT_BASIS = ("docs/rules.md M1/M4 defaults: the published game (size 4, 26 animals) must "
+                 "settle every kill: the default game passes with no --accept")
 
 
 def cell_name(cell: Cell) -> str:

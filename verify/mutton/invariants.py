@@ -202,9 +202,9 @@ def results_for(variants: list[Variant], proofs: dict[StepKey, KeyOutcome]
                 title=f"{ob}: holds after every move from any invariant state, size {size} "
                       f"({v0.num_sheep} animals, {v0.num_wolves} wolves), {combos} option "
                       "combinations",
-                # Expected PROVED: the invariant restates the clauses it covers (RULES.md).
+                # Expected PROVED: the invariant restates the clauses it covers (docs/rules.md).
                 outcome=outcome, expected=PROVED, clauses=CLAUSES[ob],
-                basis=f"RULES.md {', '.join(CLAUSES[ob])}: holds after every legal move",
+                basis=f"docs/rules.md {', '.join(CLAUSES[ob])}: holds after every legal move",
                 detail=f"{len(rows)} move relations" + ("" if not failed else
                                                         "; not proved: " + "; ".join(failed[:3])),
                 witness=failed[0] if failed else "", seconds=secs,

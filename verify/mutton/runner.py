@@ -73,7 +73,7 @@ NOTES = [
     "`--accept GAP-ID`; the gap tables of other boards are information and never gate.",
     "Every Z3 query has a timeout and one retry with four times that timeout; an answer "
     "still unknown makes the check UNKNOWN, which fails the run (never read as proved).",
-    "Each check's expectation is fixed from RULES.md (column 'expected (from)'), never from "
+    "Each check's expectation is fixed from docs/rules.md (column 'expected (from)'), never from "
     "its outcome.",
 ]
 

@@ -9,7 +9,7 @@ at least one: a game lasts at most N rounds (N = num_sheep). A witness game of t
 model with one death per round, the last wolf dying last, shows the bound is reached; the
 same play lets the Farmer pass whenever the model under test allows it, so a model that lets
 a game run on (a repeated position, or more moves than the bound allows) is caught with the
-play as its witness. The expectation is PROVED for every variant: RULES.md M24 says every game
+play as its witness. The expectation is PROVED for every variant: docs/rules.md M24 says every game
 ends. A repeated position in a variant whose rank lemmas are refuted is a rules gap
 (MUTTON-NO-END) for the variant under test; with the lemmas proved it is a model bug (FAILED).
 """
@@ -45,7 +45,7 @@ from fleece.verify.result import (
     gap_found,
 )
 
-BASIS = "RULES.md M24: every game ends (a claim to be proved)"
+BASIS = "docs/rules.md M24: every game ends (a claim to be proved)"
 CLAUSES = ("M7", "M11", "M14", "M19", "M24")
 
 

@@ -1,4 +1,4 @@
-"""A Z3 model of the Mutton rules (RULES.md M1-M20), written from the rules text alone.
+"""A Z3 model of the Mutton rules (docs/rules.md M1-M20), written from the rules text alone.
 
 The state is symbolic per animal: a cell as (row, diagonal) integers, an `on` flag (the animal
 or its corpse stands on the board), a status code and a wolf flag, plus the counters the
@@ -27,7 +27,7 @@ Expr = Any  # z3 expressions are untyped in z3's Python API
 
 @dataclass(frozen=True)
 class Variant:
-    """The rule parameters the Z3 model needs (mirrors RULES.md options, not rules.mutton)."""
+    """The rule parameters the Z3 model needs (mirrors docs/rules.md options, not rules.mutton)."""
 
     size: int = 4
     num_sheep: int = 26

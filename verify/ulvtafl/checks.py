@@ -1,6 +1,6 @@
 """Ulvtafl's verification checks: geometry, inductive step invariants, U10's end order, the
 rules gap U7 settles, the seed's paddock claim, and the Python-vs-Z3 cross-check. Every
-check's expectation comes from RULES.md section 3 (named in `basis`), never from its result.
+check's expectation comes from docs/rules.md section 3 (named in `basis`), never from its result.
 """
 
 from __future__ import annotations
@@ -83,11 +83,11 @@ def geometry(budget: Budget, rules: Rules) -> list[CheckResult]:
             got = _count_models(budget, formula, [f, r])
         except Undecided as exc:
             out.append(undecided("geometry", name, title, expected=PROVED, reason=str(exc),
-                                 clauses=clauses, basis="RULES.md U1/U8"))
+                                 clauses=clauses, basis="docs/rules.md U1/U8"))
             continue
         out.append(CheckResult("geometry", name, title, PROVED if got == want else REFUTED,
-                               PROVED, clauses, f"Z3 finds {got} (RULES.md: {want})",
-                               seconds=time.perf_counter() - t0, basis="RULES.md U1/U8"))
+                               PROVED, clauses, f"Z3 finds {got} (docs/rules.md: {want})",
+                               seconds=time.perf_counter() - t0, basis="docs/rules.md U1/U8"))
     from fleece.rules.ulvtafl import geometry as g
 
     board = zm.Board(model_rules(rules))
@@ -105,7 +105,7 @@ def geometry(budget: Budget, rules: Rules) -> list[CheckResult]:
                            PASSED, ("U1", "U2", "U8"),
                            f"{len(z_lines)} line segments" + (f"; differ: {diff}" if diff
                                                               else ""),
-                           basis="RULES.md U1/U8"))
+                           basis="docs/rules.md U1/U8"))
     return out
 
 
@@ -174,7 +174,7 @@ def invariants(budget: Budget, rules: Rules) -> list[CheckResult]:
             answer = budget.check(solver)
         except Undecided as exc:
             out.append(undecided("invariants", name, title, expected=PROVED, reason=str(exc),
-                                 clauses=clauses, basis="RULES.md " + "/".join(clauses)))
+                                 clauses=clauses, basis="docs/rules.md " + "/".join(clauses)))
             continue
         witness = ""
         if answer == z3.sat:
@@ -185,7 +185,7 @@ def invariants(budget: Budget, rules: Rules) -> list[CheckResult]:
                                PROVED if answer == z3.unsat else REFUTED, PROVED, clauses,
                                "inductive over every step and jump" if answer == z3.unsat
                                else "counterexample step", witness,
-                               time.perf_counter() - t0, basis="RULES.md "
+                               time.perf_counter() - t0, basis="docs/rules.md "
                                + "/".join(clauses)))
     return out
 
@@ -258,11 +258,11 @@ def end_order(budget: Budget, rules: Rules, model: PythonModel) -> list[CheckRes
             answer = budget.check(solver)
         except Undecided as exc:
             out.append(undecided("ends", name, title, expected=PASSED, reason=str(exc),
-                                 clauses=clauses, basis="RULES.md U10"))
+                                 clauses=clauses, basis="docs/rules.md U10"))
             continue
         if answer != z3.sat:
             out.append(CheckResult("ends", name, title, FAILED, PASSED, clauses,
-                                   "Z3 finds no such position", basis="RULES.md U10"))
+                                   "Z3 finds no such position", basis="docs/rules.md U10"))
             continue
         sheep, wolves, side = s.value(solver.model())
         z3_says = _z3_end(board, budget, sheep, wolves, side)
@@ -271,7 +271,7 @@ def end_order(budget: Budget, rules: Rules, model: PythonModel) -> list[CheckRes
         out.append(CheckResult("ends", name, title, PASSED if ok else FAILED, PASSED, clauses,
                                f"U10 order gives {winner}; Z3 model {z3_says}, Python model "
                                f"{py_says}", _text(board, sheep, wolves, side, rules),
-                               time.perf_counter() - t0, basis="RULES.md U10"))
+                               time.perf_counter() - t0, basis="docs/rules.md U10"))
     return out
 
 
@@ -328,10 +328,10 @@ def gaps(budget: Budget, rules: Rules) -> list[CheckResult]:
         found = no_end(budget, rules)
     except Undecided as exc:
         return [undecided("gaps", "no-end-without-u7", title, expected=PROVED,
-                          reason=str(exc), clauses=("U7",), basis="RULES.md U7")]
+                          reason=str(exc), clauses=("U7",), basis="docs/rules.md U7")]
     if found is None:
         return [CheckResult("gaps", "no-end-without-u7", title, REFUTED, PROVED, ("U7",),
-                            "Z3 finds no repeating line of 6 plies", basis="RULES.md U7: "
+                            "Z3 finds no repeating line of 6 plies", basis="docs/rules.md U7: "
                             "positions can repeat")]
     moves, start = found
     loose = UlvState.create(R(rules.orthogonal, rules.wolf_diagonal_captures_only,
@@ -352,23 +352,23 @@ def gaps(budget: Budget, rules: Rules) -> list[CheckResult]:
     settled = CheckResult("gaps", "u7-settles-no-end", "U7 ends the repeating line as a draw",
                           PASSED if strict.result == "draw" else FAILED, PASSED, ("U7",),
                           f"with the repetition rule the line ends: {strict.reason or 'no'}",
-                          witness, basis="RULES.md U7")
+                          witness, basis="docs/rules.md U7")
     if not repeats:
         return [CheckResult("gaps", "no-end-without-u7", title, FAILED, PROVED, ("U7",),
                             "the Z3 witness does not repeat in the reference model", witness,
-                            seconds, basis="RULES.md U7"), settled]
+                            seconds, basis="docs/rules.md U7"), settled]
     if rules.repetition_draw:
         info = CheckResult("gaps", "no-end-without-u7", title, PROVED, PROVED, ("U7",),
                            f"the gap {NO_END_GAP}, settled by U7 in this variant (the "
                            "repetition draw is on): information, not a failure", witness,
                            seconds, data={"gap": NO_END_GAP, "record": record},
-                           basis="RULES.md U7: positions can repeat")
+                           basis="docs/rules.md U7: positions can repeat")
         return [info, settled]
     gap = RulesGap(NO_END_GAP, NO_END, "U7", "without the repetition rule a game need not "
                    "end", witness, variant="no-repetition-draw", record=record,
                    replay="fleece ulvtafl replay FILE")
     return [gap_found("gaps", "no-end", "every game ends (variant under test)", gap,
-                      clauses=("U7",), basis="RULES.md U7", seconds=seconds)]
+                      clauses=("U7",), basis="docs/rules.md U7", seconds=seconds)]
 
 
 # ---- the seed's paddock claim ---------------------------------------------------------------
@@ -399,11 +399,11 @@ def paddock_claim(budget: Budget, rules: Rules, model: PythonModel) -> list[Chec
                                ("U5", "U10"), "every filled paddock with at least 9 sheep is "
                                "a sheep win, wolves in it or not" if answer == z3.unsat else
                                "counterexample", seconds=time.perf_counter() - t0,
-                               basis="seed claim, RULES.md U5"))
+                               basis="seed claim, docs/rules.md U5"))
     except Undecided as exc:
         out.append(undecided("claims", "wolves-in-paddock-z3", "wolves in the paddock cannot "
                              "stop a sheep win", expected=PROVED, reason=str(exc),
-                             clauses=("U5",), basis="seed claim, RULES.md U5"))
+                             clauses=("U5",), basis="seed claim, docs/rules.md U5"))
     t0 = time.perf_counter()
     pad = list(board.paddock)
     outside = [i for i in range(len(board.points)) if i not in pad]
@@ -424,7 +424,7 @@ def paddock_claim(budget: Budget, rules: Rules, model: PythonModel) -> list[Chec
                            "paddock filled with wolves in it a sheep win",
                            PROVED if not bad else REFUTED, PROVED, ("U5",),
                            f"{tried} fillings with one or two wolves in the paddock",
-                           bad, time.perf_counter() - t0, basis="seed claim, RULES.md U5"))
+                           bad, time.perf_counter() - t0, basis="seed claim, docs/rules.md U5"))
     return out
 
 
@@ -495,7 +495,7 @@ def crosscheck(budget: Budget, rules: Rules, model: PythonModel, count: int, see
         except Undecided as exc:
             return [undecided("crosscheck", "legal-moves", "Python vs Z3 legal moves",
                               expected=PASSED, reason=str(exc), clauses=("U3", "U4", "U10"),
-                              basis="RULES.md U3/U4/U10")]
+                              basis="docs/rules.md U3/U4/U10")]
         p_moves = model.moves(rules, sheep, wolves, side)
         p_end = model.end(rules, sheep, wolves, side)
         checked += 1
@@ -513,15 +513,15 @@ def crosscheck(budget: Budget, rules: Rules, model: PythonModel, count: int, see
         CheckResult("crosscheck", "legal-moves", "Python vs Z3: the same legal moves",
                     PASSED if not moves_bad else FAILED, PASSED, ("U3", "U4", "U6", "U10"),
                     f"{checked} positions", moves_bad, seconds,
-                    basis="RULES.md U3/U4/U6/U10"),
+                    basis="docs/rules.md U3/U4/U6/U10"),
         CheckResult("crosscheck", "end-checks", "Python vs Z3: the same end checks",
                     PASSED if not ends_bad else FAILED, PASSED, ("U5", "U10"),
-                    f"{checked} positions", ends_bad, basis="RULES.md U5/U10"),
+                    f"{checked} positions", ends_bad, basis="docs/rules.md U5/U10"),
     ]
 
 
 def setups(rules: Rules) -> list[CheckResult]:
-    """U9: the reference model's setups have the sheep and wolves RULES.md gives."""
+    """U9: the reference model's setups have the sheep and wolves docs/rules.md gives."""
     from fleece.rules.ulvtafl.game import Options, initial_state
     from fleece.rules.ulvtafl.geometry import names_of
 
@@ -537,4 +537,4 @@ def setups(rules: Rules) -> list[CheckResult]:
     return [CheckResult("crosscheck", "setups", "setups of U9 (sheep, wolves, wolves first)",
                         PASSED if not bad else FAILED, PASSED, ("U2", "U9"),
                         "13, 15, 17 and 20 sheep", ", ".join(bad),
-                        basis="RULES.md U2/U9")]
+                        basis="docs/rules.md U2/U9")]

@@ -29,7 +29,7 @@ ALL_SECTIONS = frozenset(key for key, _ in SECTIONS)
 __all__ = ["GAPS", "SECTIONS", "VerifyConfig", "run_verification"]
 
 NOTES = [
-    "The Z3 model (verify/ulvtafl/z3model.py) is written from RULES.md section 3 alone: it "
+    "The Z3 model (verify/ulvtafl/z3model.py) is written from docs/rules.md section 3 alone: it "
     "builds the board from U8's coordinates with its own point order and is compared with "
     "the reference model by point name.",
     "Step invariants are inductive over one step or one jump of a capture chain (a chain is "
@@ -42,7 +42,7 @@ NOTES = [
     "gates only a variant without the repetition rule (then accept it with --accept).",
     "Every Z3 query has a timeout and one retry with four times as much; an answer still "
     "unknown makes the check UNKNOWN, which fails the run (never read as proved).",
-    "Each check's expectation comes from RULES.md (column 'expected (from)'), never from its "
+    "Each check's expectation comes from docs/rules.md (column 'expected (from)'), never from its "
     "outcome.",
 ]
 

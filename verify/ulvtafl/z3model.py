@@ -1,4 +1,4 @@
-"""A Z3 model of Ulvtafl written from RULES.md section 3 alone (it imports nothing from
+"""A Z3 model of Ulvtafl written from docs/rules.md section 3 alone (it imports nothing from
 fleece.rules.ulvtafl): the board from U1/U8's coordinates, the paddock of U2/U8, the moves of
 U3/U4/U6/U10 as relations over Boolean occupancy vectors, and U10's ordered end checks.
 
@@ -33,7 +33,7 @@ class ModelRules:
 
 @dataclass(frozen=True)
 class Board:
-    """The cross as RULES.md describes it, for one set of movement options."""
+    """The cross as docs/rules.md describes it, for one set of movement options."""
 
     rules: ModelRules
 

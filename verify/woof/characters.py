@@ -72,7 +72,7 @@ def w1_character(budget: Budget) -> CheckResult:
     larger one; for any two pictures."""
     t0 = time.perf_counter()
     title = "W1: the character is the picture of the higher value (well defined)"
-    basis = "RULES.md W1 and the card values (Sheep 1 ... Wolf 5)"
+    basis = "docs/rules.md W1 and the card values (Sheep 1 ... Wolf 5)"
     a, b, dom = _pictures("w1")
     c = zm.character(a, b)
     claim = z3.And(z3.Implies(a != b, zm.value(a) != zm.value(b)), z3.Or(c == a, c == b),
@@ -88,7 +88,7 @@ def w1_character(budget: Budget) -> CheckResult:
 
 
 def w1_catalogue(cfg: VerifyConfig) -> CheckResult:
-    """The Python model's card catalogue is RULES.md's: the basic and expert sets and values."""
+    """The Python model's card catalogue is docs/rules.md's: the basic and expert sets and values."""
     t0 = time.perf_counter()
     want_basic = Counter(c.name for c in zm.BASIC_SET)
     want_expert = Counter(c.name for c in zm.EXPERT_SET)
@@ -103,10 +103,10 @@ def w1_catalogue(cfg: VerifyConfig) -> CheckResult:
         problems.append(f"expert set {dict(got_expert)} != {dict(want_expert)}")
     if values != want_values:
         problems.append(f"values {values} != {want_values}")
-    return result(SECTION, "w1-catalogue", "The model's cards and values are RULES.md's",
+    return result(SECTION, "w1-catalogue", "The model's cards and values are docs/rules.md's",
                   not problems, PASSED, ("W1",),
                   f"{sum(want_basic.values())} basic and {sum(want_expert.values())} expert "
-                  "cards, five values", "; ".join(problems), t0, "RULES.md section 2 facts")
+                  "cards, five values", "; ".join(problems), t0, "docs/rules.md section 2 facts")
 
 
 def w1_pairs(cfg: VerifyConfig) -> CheckResult:
@@ -139,7 +139,7 @@ def w2_targets(budget: Budget) -> CheckResult:
     has it" and "no other seat has it" agree)."""
     t0 = time.perf_counter()
     title = "W2: targets are other characters; one for the Wolf, two for the rest"
-    basis = "RULES.md W2 (the Dog's second target is the labelled assumption)"
+    basis = "docs/rules.md W2 (the Dog's second target is the labelled assumption)"
     c, d = z3.Ints("w2_c w2_d")
     t1, t2 = zm.target(c, 0, d), zm.target(c, 1, d)
     claim = z3.And(zm.is_character(t1), t1 != c, z3.If(c == zm.WOLF, t2 == zm.NO_TARGET,
@@ -191,7 +191,7 @@ def w3_dummy(budget: Budget) -> CheckResult:
     but may be looked at (at the deal already) and named in a suspicion."""
     t0 = time.perf_counter()
     title = "W3: the dummy seat is looked at and suspected, never asked, never acts"
-    basis = "RULES.md W3"
+    basis = "docs/rules.md W3"
     table = zm.SpecTable(4)
     st = zm.RoundState.fresh(table, "w3")
     turn = zm.Turn.fresh("w3u")
@@ -220,7 +220,7 @@ def w4_announce(budget: Budget) -> CheckResult:
     and expert sets the announcement is a token side or "?" (so W11 can lay it)."""
     t0 = time.perf_counter()
     title = "W4: '?' always '?'; the Shepherd says Wolf; others the appearance"
-    basis = "RULES.md W4"
+    basis = "docs/rules.md W4"
     app, viewer = z3.Ints("w4_app w4_viewer")
     said = zm.announcement(app, viewer)
     claim = z3.And(z3.Implies(app == zm.UNKNOWN, said == zm.UNKNOWN),
@@ -248,7 +248,7 @@ def w4_wolf_claim(budget: Budget) -> CheckResult:
     says Wolf for anything but "?", W4; the expert Dog appears as a Wolf)."""
     t0 = time.perf_counter()
     title = "Claim: an announced Wolf means a Wolf picture"
-    basis = "RULES.md W4 (the Shepherd announces Wolf) and the expert Dog appearing as Wolf"
+    basis = "docs/rules.md W4 (the Shepherd announces Wolf) and the expert Dog appearing as Wolf"
     viewer = z3.Int("w4c_viewer")
     found = []
     try:
@@ -304,7 +304,7 @@ def w5_answers(budget: Budget) -> CheckResult:
     out a Sheep."""
     t0 = time.perf_counter()
     title = "W5: what truthful answers tell (q1+q2 no = Dog, ...)"
-    basis = "RULES.md W5 and the question cards"
+    basis = "docs/rules.md W5 and the question cards"
     a, b, dom = _pictures("w5")
     c = zm.character(a, b)
 
@@ -329,7 +329,7 @@ def w5_hunter_claim(budget: Budget) -> CheckResult:
     """Claim settled: "a yes to q4 (a card shows the Hunter) means a Hunter" - false."""
     t0 = time.perf_counter()
     title = "Claim: a yes to q4 means the seat is a Hunter"
-    basis = "RULES.md W1 (a higher card decides) and W5 (q4 asks about pictures)"
+    basis = "docs/rules.md W1 (a higher card decides) and W5 (q4 asks about pictures)"
     a, b, dom = _pictures("w5c")
     try:
         m = find(budget, *dom, zm.answer(3, a, b), zm.character(a, b) != zm.HUNTER)

@@ -5,7 +5,7 @@ through rounds with chosen hands.
 Translation between the two models happens only here and in the cross-check: the Z3 model's
 characters are integers (fleece.verify.woof.z3model), the Python model's are
 rules.woof.cards.Character values; cards are matched by their names (`sheep`, `dog?`,
-`sheep@dog`), which RULES.md and both models share.
+`sheep@dog`), which docs/rules.md and both models share.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from fleece.verify.budget import Budget, Undecided
 from fleece.verify.result import FAILED, PASSED, PROVED, REFUTED, CheckResult, undecided
 from fleece.verify.woof import z3model as zm
 
-RULES = "RULES.md section 2"
+RULES = "docs/rules.md section 2"
 
 #: Python character <-> Z3 model integer.
 TO_Z3: dict[Character, int] = {Character(name): i for i, name in enumerate(zm.NAMES)}

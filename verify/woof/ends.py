@@ -65,7 +65,7 @@ def w6_w7_turns(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     (4-5 players) or 3 (6-8) (W7); once over, no turn is legal."""
     t0 = time.perf_counter()
     title = "W6/W7: turns, early suspicions and the end of a round (inductive)"
-    basis = "RULES.md W3, W6, W7"
+    basis = "docs/rules.md W3, W6, W7"
     clauses = ("W3", "W6", "W7")
     for table in _tables(cfg.quick):
         st = zm.RoundState.fresh(table, f"t{table.players}")
@@ -99,7 +99,7 @@ def w7_reachable(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     move that has had a turn and is not barred may always suspect early."""
     t0 = time.perf_counter()
     title = "W7 can always end a round (enough seats may suspect early)"
-    basis = "RULES.md W7 and W8 (bans), W6"
+    basis = "docs/rules.md W7 and W8 (bans), W6"
     for table in _tables(cfg.quick):
         st = zm.RoundState.fresh(table, f"r{table.players}")
         free = zm.count([z3.Not(b) for b in st.barred]) >= table.limit
@@ -174,7 +174,7 @@ def round_forever(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     gap WOOF-NO-END (W7 is the only end of a round and nothing forces an early suspicion)."""
     t0 = time.perf_counter()
     title = "Can a round go on forever if nobody suspects early? (W7)"
-    basis = "RULES.md W7 is the only end of a round; a variant settles every situation"
+    basis = "docs/rules.md W7 is the only end of a round; a variant settles every situation"
     clauses = ("W4", "W6", "W7", "W11")
     tables = (zm.SpecTable(4),) if cfg.quick else zm.TABLES
     found: dict[int, tuple[int, int, list[int]]] = {}
@@ -242,7 +242,7 @@ def round_bounded_by_tokens(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     stuck on the W11 gap instead (WOOF-W11-NO-TOKEN, section tokens)."""
     t0 = time.perf_counter()
     title = "With W11's tokens as a hard limit a round has at most 8n+12+limit turns"
-    basis = "RULES.md W11 (finite supply), W5 (two question cards), W7"
+    basis = "docs/rules.md W11 (finite supply), W5 (two question cards), W7"
     clauses = ("W5", "W7", "W11")
     bounds = {}
     for table in _tables(cfg.quick):
@@ -295,7 +295,7 @@ def w10_game_ends(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     earliest. (Every round must end first: see WOOF-NO-END.)"""
     t0 = time.perf_counter()
     title = "W10: a game ends after 3 rounds or at a second error token"
-    basis = "RULES.md W10 and W8 (one error token per suspicion)"
+    basis = "docs/rules.md W10 and W8 (one error token per suspicion)"
     r, e = _game_vars("g")
     d = [z3.Int(f"g_d{p}") for p in range(SEATS)]
     r2, e2 = r + 1, [x + y for x, y in zip(e, d, strict=True)]
@@ -321,7 +321,7 @@ def w10_three_rounds_claim(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     2 holds two error tokens and ends the game after round 2."""
     t0 = time.perf_counter()
     title = "Claim: every game lasts three rounds"
-    basis = "RULES.md W10 (a second error token ends the game)"
+    basis = "docs/rules.md W10 (a second error token ends the game)"
     d1 = [z3.Int(f"c_d1_{p}") for p in range(SEATS)]
     d2 = [z3.Int(f"c_d2_{p}") for p in range(SEATS)]
     zero = [z3.IntVal(0)] * SEATS
@@ -347,7 +347,7 @@ def w10_winners(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     the fewest error tokens; everybody else has fewer points or as many with more errors."""
     t0 = time.perf_counter()
     title = "W10: most points win, ties to fewer error tokens, remaining ties share"
-    basis = "RULES.md W10"
+    basis = "docs/rules.md W10"
     pts = [z3.Int(f"w_p{p}") for p in range(SEATS)]
     err = [z3.Int(f"w_e{p}") for p in range(SEATS)]
     win = [zm.winner(pts, err, p) for p in range(SEATS)]

@@ -17,7 +17,7 @@ GAME = "woof"
 __all__ = ["SECTIONS", "VerifyConfig", "run"]
 
 NOTES = [
-    "The Z3 model (fleece.verify.woof.z3model) is written from RULES.md section 2 alone; the "
+    "The Z3 model (fleece.verify.woof.z3model) is written from docs/rules.md section 2 alone; the "
     "Python model under test (fleece.rules.woof) is compared with it on every card, pair of "
     "cards, viewer and question, on the rulebook's example and on random rounds.",
     "Round invariants are inductive: from the deal, any state satisfying them and any legal "
@@ -25,9 +25,9 @@ NOTES = [
     "8 in quick mode).",
     "The rulebook's example contradicts itself on the Shepherd's Wolf token (laid at Kenny in "
     "the narrative, at Jason in the result): reading A (tokens at Kenny and Jason) gives the "
-    "rulebook's result, reading B (Kenny only) does not; the model implements RULES.md W9 "
+    "rulebook's result, reading B (Kenny only) does not; the model implements docs/rules.md W9 "
     "(the token must lie on the seat wrongly named as Wolf), so both readings score as W9 says.",
-    "The Dog's second target is RULES.md's labelled assumption (default Shepherd, "
+    "The Dog's second target is docs/rules.md's labelled assumption (default Shepherd, "
     "`--dog-target`); the 4-7 player decks of the cross-check are the model's labelled preset.",
     "A rules gap (a round that need not end, a seat that must announce with no token left) "
     "fails the run unless accepted with `--accept GAP-ID`; its witness is a concrete play the "
@@ -35,7 +35,7 @@ NOTES = [
     "(fleece.rules.woof.protocol.WOOF.parse_position replays it).",
     "Every Z3 query has a timeout and one retry with four times that timeout; an answer still "
     "unknown makes the check UNKNOWN, which fails the run (never read as proved).",
-    "Each check's expectation is fixed from RULES.md (column 'expected (from)'), never from "
+    "Each check's expectation is fixed from docs/rules.md (column 'expected (from)'), never from "
     "its outcome.",
 ]
 

@@ -8,7 +8,7 @@ Both readings are checked: (A) Thomas' Wolf tokens lie at Kenny and at Jason (th
 golden test plays it that way): the rulebook's result follows from W8-W9; (B) the narrative
 only, a Wolf token at Kenny and none at Jason: W9 gives no bonus, so the rulebook's stated result
 does not follow (REFUTED, with the score W9 gives). A third check shows the bonus comes exactly
-from the token at Jason. The Python model implements W9 as RULES.md reads it (the token must lie
+from the token at Jason. The Python model implements W9 as docs/rules.md reads it (the token must lie
 on the wrongly named seat), so it reproduces reading A's result and reading B's W9 score.
 """
 
@@ -84,7 +84,7 @@ def w8_suspicion(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     barred next round exactly after a wrong early suspicion (points here exclude the bonus)."""
     t0 = time.perf_counter()
     title = "W8: points and error tokens per suspicion"
-    basis = "RULES.md W8"
+    basis = "docs/rules.md W8"
     for table in _tables(cfg.quick):
         sc = symbolic(table, f"w8_{table.players}")
         claims = []
@@ -115,7 +115,7 @@ def w8_nobody(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     itself (W2): a seat never looks for its own character."""
     t0 = time.perf_counter()
     title = "W8: '0' means no seat has it (= no other seat, as no one targets itself)"
-    basis = "RULES.md W2 and W8"
+    basis = "docs/rules.md W2 and W8"
     for table in _tables(cfg.quick):
         sc = symbolic(table, f"w8n_{table.players}")
         claims = []
@@ -142,7 +142,7 @@ def w9_bonus(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     number of suspecting Hunters and Dogs; without a Wolf token of the Shepherd there is none."""
     t0 = time.perf_counter()
     title = "W9: the Shepherd bonus only with his Wolf token on the wrongly named seat"
-    basis = "RULES.md W9"
+    basis = "docs/rules.md W9"
     for table in _tables(cfg.quick):
         sc = symbolic(table, f"w9_{table.players}")
         n, m = table.players, table.seats
@@ -229,7 +229,7 @@ def example_readings(cfg: VerifyConfig, budget: Budget) -> list[CheckResult]:
     out: list[CheckResult] = []
     t0 = time.perf_counter()
     title = "Example, reading A (result text): Thomas' Wolf tokens at Kenny and Jason"
-    basis = "the rulebook's result paragraph with RULES.md W8-W9"
+    basis = "the rulebook's result paragraph with docs/rules.md W8-W9"
     sc = example_scoring("exa", dog2)
     try:
         ok, model = prove(budget, rulebook_result(sc), *sc.domain, _token(sc, KENNY),
@@ -243,7 +243,7 @@ def example_readings(cfg: VerifyConfig, budget: Budget) -> list[CheckResult]:
                            exc, t0))
     t0 = time.perf_counter()
     title = "Example, reading B (narrative): Thomas' Wolf token at Kenny only"
-    basis = ("RULES.md W9: the bonus needs the Shepherd's Wolf token on the seat wrongly named "
+    basis = ("docs/rules.md W9: the bonus needs the Shepherd's Wolf token on the seat wrongly named "
              "as Wolf (Paul named Jason)")
     sc = example_scoring("exb", dog2)
     try:
@@ -257,7 +257,7 @@ def example_readings(cfg: VerifyConfig, budget: Budget) -> list[CheckResult]:
                            t0))
     t0 = time.perf_counter()
     title = "Example: Thomas' bonus holds exactly when his Wolf token lies at Jason"
-    basis = "RULES.md W9"
+    basis = "docs/rules.md W9"
     sc = example_scoring("exc", dog2)
     try:
         ok, model = prove(budget, (sc.score.bonus[THOMAS - 1] == 1) == _token(sc, JASON),

@@ -118,25 +118,25 @@ def z3_fits(sides: Sequence[int], budget: Budget, tag: str = "m") -> bool:
 
 
 def w11_supply(cfg: VerifyConfig) -> CheckResult:
-    """The supply as RULES.md gives it (6 tokens a seat, each side on 3, none showing the
+    """The supply as docs/rules.md gives it (6 tokens a seat, each side on 3, none showing the
     Shepherd, 12 "?" in the pool) and the Python model's token catalogue equals it."""
     t0 = time.perf_counter()
     per_side = {zm.NAMES[s]: sum(s in t for t in zm.CLUE_TOKENS) for s in zm.TOKEN_SIDES}
     problems = []
     if len(zm.CLUE_TOKENS) != 6 or set(per_side.values()) != {3}:
-        problems.append(f"RULES.md's tokens: {per_side}")
+        problems.append(f"docs/rules.md's tokens: {per_side}")
     if any(zm.SHEPHERD in t for t in zm.CLUE_TOKENS):
         problems.append("a token shows the Shepherd")
     want = sorted(tuple(sorted(zm.NAMES[s] for s in t)) for t in zm.CLUE_TOKENS)
     got = sorted(tuple(sorted(s.value for s in t)) for t in CLUE_TOKENS)
     if got != want:
-        problems.append(f"the model's tokens {got}, RULES.md's {want}")
+        problems.append(f"the model's tokens {got}, docs/rules.md's {want}")
     if QUESTION_MARK_TOKENS != zm.POOL:
-        problems.append(f"the model's pool {QUESTION_MARK_TOKENS}, RULES.md's {zm.POOL}")
+        problems.append(f"the model's pool {QUESTION_MARK_TOKENS}, docs/rules.md's {zm.POOL}")
     return result(SECTION, "w11-supply", "W11 supply: 6 two-sided tokens a seat, 3 per side; "
                   "12 '?' in the pool", not problems, PASSED, ("W11",),
                   f"sides on tokens: {per_side}", "; ".join(problems), t0,
-                  "RULES.md W11 and the token facts")
+                  "docs/rules.md W11 and the token facts")
 
 
 def w11_hall(cfg: VerifyConfig, budget: Budget) -> CheckResult:
@@ -145,7 +145,7 @@ def w11_hall(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     of up to 7 announced sides."""
     t0 = time.perf_counter()
     title = "W11: announcements fit exactly when at most 3 a side, 5 two sides, 6 in all"
-    basis = "RULES.md W11 (a matching problem) and the token facts"
+    basis = "docs/rules.md W11 (a matching problem) and the token facts"
     bad = []
     try:
         table = fits_table(budget)
@@ -169,7 +169,7 @@ def w11_three_each(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     and only Hunter/Sheep and Dog/Hunter for three Hunters."""
     t0 = time.perf_counter()
     title = "Claim: six announcements, at most three of each side, can always be laid"
-    basis = "RULES.md W11 (a matching problem, not a count per side)"
+    basis = "docs/rules.md W11 (a matching problem, not a count per side)"
     counts = [z3.Int(f"t3_{i}") for i in range(4)]
     try:
         m = find(budget, *[z3.And(c >= 0, c <= 3) for c in counts], z3.Sum(counts) == 6,
@@ -214,11 +214,11 @@ def w11_matching_model(cfg: VerifyConfig, budget: Budget) -> CheckResult:
                 if have != (want, want):
                     bad.append(f"{[x.value for x in chars]}: can_show/supply {have}, Z3 {want}")
     except Undecided as exc:
-        return gave_up(SECTION, "w11-matching", title, PASSED, ("W11",), "RULES.md W11", exc,
+        return gave_up(SECTION, "w11-matching", title, PASSED, ("W11",), "docs/rules.md W11", exc,
                        t0)
     return result(SECTION, "w11-matching", title, not bad, PASSED, ("W11",),
                   f"{n} announcement sequences", "; ".join(bad[:3]), t0,
-                  "RULES.md W11: the model decides the matching exactly")
+                  "docs/rules.md W11: the model decides the matching exactly")
 
 
 # ---- evidence files --------------------------------------------------------------------------
@@ -363,7 +363,7 @@ def w11_evidence(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     except FleeceError as exc:
         return result(SECTION, "w11-evidence", title, False, PASSED, ("W11",),
                       f"the model under test refuses a random round: {exc}", "", t0,
-                      "RULES.md W11: a record the tokens cannot lay is impossible")
+                      "docs/rules.md W11: a record the tokens cannot lay is impossible")
     clashes = 0
     try:
         for k, (name, ev) in enumerate(records):
@@ -380,12 +380,12 @@ def w11_evidence(cfg: VerifyConfig, budget: Budget) -> CheckResult:
                     for i in range(len(core))):
                 bad.append(f"{name}: the clash {[f.line for f in core]} is not minimal for Z3")
     except Undecided as exc:
-        return gave_up(SECTION, "w11-evidence", title, PASSED, ("W11",), "RULES.md W11", exc,
+        return gave_up(SECTION, "w11-evidence", title, PASSED, ("W11",), "docs/rules.md W11", exc,
                        t0)
     return result(SECTION, "w11-evidence", title, not bad, PASSED, ("W11",),
                   f"{len(records)} records ({len(example_records())} bundled examples), "
                   f"{clashes} unlayable with a minimal clash", "; ".join(bad[:3]), t0,
-                  "RULES.md W11: a record the tokens cannot lay is impossible",
+                  "docs/rules.md W11: a record the tokens cannot lay is impossible",
                   {"records": len(records), "unlayable": clashes})
 
 
@@ -465,7 +465,7 @@ def no_token(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     look and on no earlier one. The gap gates the run unless accepted (WOOF-W11-NO-TOKEN)."""
     t0 = time.perf_counter()
     title = "Shortest play where a seat must announce with no token left (W11)"
-    basis = "RULES.md W11: running out of tokens is a gap the checks must expose"
+    basis = "docs/rules.md W11: running out of tokens is a gap the checks must expose"
     clauses = ("W4", "W11")
     hands, moves = shepherd_play()
     turns = sum(1 for m in moves if not isinstance(m, CardPick))

@@ -1,7 +1,7 @@
-"""A Z3 model of Woof!! (RULES.md section 2, W1-W11), written from RULES.md alone.
+"""A Z3 model of Woof!! (docs/rules.md section 2, W1-W11), written from docs/rules.md alone.
 
 Nothing here comes from fleece.rules.woof: characters, card values, the basic and expert cards,
-targets, questions and clue tokens are re-read from RULES.md, and every rule is a formula.
+targets, questions and clue tokens are re-read from docs/rules.md, and every rule is a formula.
 Characters are the integers SHEEP..WOLF in value order; an appearance or an announcement is a
 character or UNKNOWN ("?"). Every function takes z3 terms (Python ints are lifted), so one
 definition serves the proofs (symbolic arguments) and the cross-check (constants that
@@ -24,7 +24,7 @@ import z3
 
 Expr = Any  # z3 terms are untyped in z3's Python API
 
-# ---- characters, cards, questions, tokens (RULES.md section 2, facts) ------------------------
+# ---- characters, cards, questions, tokens (docs/rules.md section 2, facts) ------------------------
 
 SHEEP, DOG, HUNTER, SHEPHERD, WOLF = range(5)
 CHARACTERS = (SHEEP, DOG, HUNTER, SHEPHERD, WOLF)
@@ -44,7 +44,7 @@ def face_name(face: int) -> str:
 
 @dataclass(frozen=True)
 class SpecCard:
-    """A character card as RULES.md describes it: its picture and its appearance."""
+    """A character card as docs/rules.md describes it: its picture and its appearance."""
 
     picture: int
     appearance: int
@@ -248,7 +248,7 @@ def matching(sides: Sequence[Expr], tag: str) -> tuple[Expr, list[Expr]]:
 
 def pick_right(t: Expr, pick: Expr, chars: Sequence[Expr]) -> Expr:
     """W8 for one target `t`: the pick names a seat of that character, or is 0 when no seat has
-    it (RULES.md: "0 when no seat has it"); a missing target (the Wolf's) is always right."""
+    it (docs/rules.md: "0 when no seat has it"); a missing target (the Wolf's) is always right."""
     pick = lift(pick)
     nobody = z3.And([lift(c) != t for c in chars])
     named = z3.Or([z3.And(pick == s, lift(c) == t) for s, c in enumerate(chars, start=1)])

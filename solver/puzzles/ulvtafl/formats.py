@@ -12,7 +12,7 @@ file carries is one) and blank lines are ignored:
     Origin: game from the 20-sheep setup, ply 120
     Solution: e4-d4 c5-c4 ...
 
-- `Position` (required): a position in RULES.md U8 notation, rank 7 down to rank 1 and the
+- `Position` (required): a position in docs/rules.md U8 notation, rank 7 down to rank 1 and the
   side to move (`w` or `s`), with rule words if any; no move history (`|`).
 - `Claim` (required): `wolves to move and win in N plies` or `sheep to move and win in N
   plies` (`1 ply`); the side must be the side to move of the position. N counts the moves of
