@@ -14,8 +14,9 @@ under U10's ends alone and ending lines at a repetition (U7); retrograde analysi
 search nodes per second on the 13-sheep start; the split search's total work rate with one
 and two workers. Start positions: the 13-, 15- and 17-sheep proofs with their certificates
 (re-checked by the reference model), and the 20-sheep search (resumed from a checkpoint
-when given). Variants: the 13/15/17 starts with U6's movement limits, and with the wolf on
-every other empty point.
+when given: its figures add up over the runs of one checkpoint folder, which the report
+names DIR and whose totals and last run it states). Variants: the 13/15/17 starts with
+U6's movement limits, and with the wolf on every other empty point.
 """
 
 from __future__ import annotations
@@ -58,6 +59,34 @@ from fleece.solver.ulvtafl.search import retro_solve
 RETRO_POSITION = ".S./.SS/.S.SSSW/.S..SS./......./.../... s"  # sheep win in 37 plies
 SPEED_NODES = 2_000_000
 SIDE = ("wolves", "sheep")
+
+
+def public_command(command: str) -> str:
+    """The command as a reader can run it from a checkout: the 20-sheep checkpoint folder,
+    a path on the machine that ran it, is shown as the placeholder DIR."""
+    words = shlex.split(command)
+    for i, word in enumerate(words):
+        if word == "--twenty-checkpoint" and i + 1 < len(words):
+            words[i + 1] = "DIR"
+        elif word.startswith("--twenty-checkpoint="):
+            words[i] = "--twenty-checkpoint=DIR"
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def resumed_runs(row: dict[str, Any]) -> str | None:
+    """A line saying that a resumed search's figures add up over its runs (the trace holds
+    one entry per run, at its end): the totals and what the last run added."""
+    trace = row.get("trace") or []
+    if len(trace) < 2:
+        return None
+    last, before = trace[-1], trace[-2]
+    return (f"- the figures accumulate over {len(trace)} runs of one checkpoint "
+            f"(`--twenty-checkpoint DIR --resume`, DIR a folder of your choice; the first "
+            f"run without `--resume`): {last['nodes']:,} nodes and {last['seconds']:,.1f} s "
+            f"of search in all, of which this command's run added "
+            f"{last['nodes'] - before['nodes']:,} nodes in "
+            f"{last['seconds'] - before['seconds']:,.1f} s (the table's nodes/s: this "
+            f"run's nodes over its wall time, checkpoint writes included)")
 
 
 def load() -> float:
@@ -327,6 +356,8 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
                                    f"({k['work']:,})" for k in f["root_moves"]))
             out.append(f"- the most-proving line (where the search would look next): "
                        f"{' '.join(f['most_proving_line'])}")
+        if resumed_runs(r):
+            out.append(str(resumed_runs(r)))
         if r.get("trace"):
             out.append("- root numbers over time (nodes: pn/dn): " + ", ".join(
                 f"{t['nodes']:,}: {t['proof_number']}/{t['disproof_number']}"
@@ -411,12 +442,12 @@ def main() -> None:
                     help="only write PATH.md again from PATH.json (no search); the report "
                          "names both commands")
     args = ap.parse_args()
-    command = "python " + " ".join(shlex.quote(a) for a in sys.argv)
+    command = public_command("python " + " ".join(shlex.quote(a) for a in sys.argv))
     if args.render and args.report:
         base = Path(args.report)
         data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
-        text = markdown(data["command"], data["speed"], data["setups"], data["variants"],
-                        data["started"], data["seconds"])
+        text = markdown(public_command(data["command"]), data["speed"], data["setups"],
+                        data["variants"], data["started"], data["seconds"])
         text = text.replace("\n\nRun ", f"\n\nMarkdown written again from the JSON by "
                             f"`{command}`.\n\nRun ", 1)
         atomic_write(base.with_suffix(".md"), text + "\n", overwrite=True)

@@ -24,6 +24,7 @@ from fleece.rules.ulvtafl.game import (
     apply_move,
     generate,
     initial_state,
+    wolf_captures,
 )
 from fleece.rules.ulvtafl.notation import parse_position
 from fleece.solver.ulvtafl import engine as e
@@ -43,17 +44,23 @@ def test_u10_engine_moves_ends_and_hashes_match_the_model(seed: int) -> None:
     g = e.geometry(rules)
     s, w = e.to_grid(sheep), e.to_grid(wolves)
     h, m = e.hash_of(e.Z, s, w, side)
-    bufs = [np.zeros(1 << 12, dtype=np.int64) for _ in range(5)]
-    n = e.gen(g, e.Z, s, w, side, h, m, 0, *bufs, e.scratch())
-    got = sorted((e.from_grid(int(a)), e.from_grid(int(b))) for a, b in
-                 zip(bufs[0][:n], bufs[1][:n], strict=True))
+    kid = e.kids()
+    n = e.gen(g, e.Z, s, w, side, h, m, 0, kid, e.scratch(), False)
+    got = sorted((e.from_grid(int(a)), e.from_grid(int(b))) for a, b in kid[:n, :2])
     assert got == boards
     for j in range(n):
-        assert e.hash_of(e.Z, int(bufs[0][j]), int(bufs[1][j]), 1 - side) == \
-            (bufs[2][j], bufs[3][j])
+        assert e.hash_of(e.Z, int(kid[j, e.K_S]), int(kid[j, e.K_W]), 1 - side) == \
+            (kid[j, e.K_H], kid[j, e.K_M])
     result = UlvState.create(rules, sheep, wolves, side).result
     assert int(e.status(g, s, w, side)) == {None: 0, "wolves": 1, "sheep": 2}[result]
     assert (int(e.mobility(g, s, w, side)) == 0) == (not boards)
+    # safe_only (sheep proofs with safe moves alone): the sheep moves after which no wolf
+    # can jump, as the model's capture generator sees them
+    n = e.gen(g, e.Z, s, w, side, h, m, 0, kid, e.scratch(), True)
+    got = sorted((e.from_grid(int(a)), e.from_grid(int(b))) for a, b in kid[:n, :2])
+    if side == SHEEP:
+        boards = [b for b in boards if next(wolf_captures(rules, *b), None) is None]
+    assert got == boards
 
 
 @given(seed=st.integers(0, 10**9))
@@ -66,8 +73,6 @@ def test_u1_mirror_images_share_a_table_key(seed: int) -> None:
     a = e.hash_of(e.Z, e.to_grid(sheep), e.to_grid(wolves), side)
     b = e.hash_of(e.Z, e.to_grid(ms), e.to_grid(mw), side)
     assert e.canon(*a) == e.canon(*b)
-
-
 
 
 @settings(max_examples=30, deadline=None)

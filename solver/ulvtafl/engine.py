@@ -23,15 +23,14 @@ from numba.extending import intrinsic
 
 from fleece.rules.ulvtafl.game import Rules
 from fleece.rules.ulvtafl.geometry import COORDS, NUM_POINTS, PADDOCK, is_diagonal_point
-from fleece.solver.ulvtafl.kernels import njit
+from fleece.solver.ulvtafl.kernels import njit, njit_bare, njit_inline
 
 WOLVES, SHEEP = 0, 1
 ONGOING, WOLVES_WON, SHEEP_WON, REPEATED = 0, 1, 2, 3
 INF = 1 << 40  # proof and disproof numbers saturate here
 MAXD = 1500  # deepest path a search follows
 NO_DEP = MAXD + 1  # "this disproof depends on no position of the path"
-PCOUNT = MAXD + 2  # pf[PCOUNT + (hash & 4095)]: path positions per hash class
-PATH_SIZE = PCOUNT + 4096
+HASH_CLASSES = 4096  # path positions are counted per (hash & 4095): a quick repetition test
 STACK = 1 << 17  # children buffered along a search path
 WORK_BITS = 40
 WORK_MASK = (1 << WORK_BITS) - 1
@@ -164,11 +163,47 @@ def _lowbit(typingctx: Any, x: Any) -> Any:
     return sig, codegen
 
 
+@intrinsic
+def _prefetch_row(typingctx: Any, arr: Any, row: Any) -> Any:
+    """Ask the processor to fetch row `row` of a 2-D array into the cache (a hint: no
+    fault, no wait)."""
+    sig = types.void(arr, row)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        import llvmlite
+        from llvmlite import ir
+        from llvmlite.binding import llvm_version_info
+        from numba.core import cgutils
+
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        shape = cgutils.unpack_tuple(builder, ary.shape)  # type: ignore[no-untyped-call]
+        strides = cgutils.unpack_tuple(builder, ary.strides)  # type: ignore[no-untyped-call]
+        ptr = cgutils.get_item_pointer2(  # type: ignore[no-untyped-call]
+            context, builder, data=ary.data, shape=shape, strides=strides,
+            layout=aryty.layout, inds=[args[1], zero], wraparound=False, boundscheck=False)
+        i32 = ir.IntType(32)
+        if llvm_version_info >= (16,) or getattr(llvmlite, "opaque_pointers_enabled", False):
+            name = "llvm.prefetch.p0"  # opaque pointers: one pointer type
+        else:  # typed pointers (LLVM 14 and 15): the intrinsic takes an i8*
+            ptr = builder.bitcast(ptr, ir.IntType(8).as_pointer())
+            name = "llvm.prefetch.p0i8"
+        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
+            builder.module, fnty, name)
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])  # read, high locality, data
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
 popcount = cast(Callable[[int], int], _popcount)
 lowbit = cast(Callable[[int], int], _lowbit)
+prefetch_row = cast(Callable[[Any, int], None], _prefetch_row)
 
 
-@njit
+@njit_inline
 def shift(x: int, d: int) -> int:
     """A mask moved d grid bits (up the board for d > 0)."""
     return x << d if d > 0 else x >> -d
@@ -177,7 +212,7 @@ def shift(x: int, d: int) -> int:
 # ---- move generation, ends, hashing --------------------------------------------------------
 
 
-@njit
+@njit_inline
 def has_move(g: Any, s: int, w: int, side: int) -> bool:
     """True when the side to move has a legal move (a step or a first jump)."""
     empty = VALID & ~(s | w)
@@ -195,7 +230,7 @@ def has_move(g: Any, s: int, w: int, side: int) -> bool:
     return False
 
 
-@njit
+@njit_inline
 def status(g: Any, s: int, w: int, side: int) -> int:
     """U10's end checks in order: fewer than 9 sheep, a full paddock, no legal move."""
     if popcount(s) < 9:
@@ -207,7 +242,7 @@ def status(g: Any, s: int, w: int, side: int) -> int:
     return ONGOING
 
 
-@njit
+@njit_inline
 def hash_of(z: Any, s: int, w: int, side: int) -> Any:
     """(hash, mirror hash) of a board from scratch."""
     h = 0
@@ -230,21 +265,31 @@ def hash_of(z: Any, s: int, w: int, side: int) -> Any:
     return h, m
 
 
-@njit
+@njit_inline
 def canon(h: int, m: int) -> int:
     """The table key of a position: the smaller of its hash and its mirror's, never 0."""
     k = h if h < m else m
     return k | 1
 
 
-@njit
-def gen(g: Any, z: Any, s: int, w: int, side: int, h: int, m: int, top: int, cs: Any,
-        cw: Any, ch: Any, cm: Any, cirr: Any, scr: Any) -> int:
-    """Write every legal move's board into the buffers from `top` on (sheep, wolves, hash,
+
+
+# ---- move generation -----------------------------------------------------------------------
+# A child is one row of a 2-D int64 array (one 64-byte cache line): its boards, hashes, the
+# numbers the search caches for it, and flags.
+K_S, K_W, K_H, K_M, K_PHI, K_DELTA, K_DEP, K_IRR = range(8)
+KID_COLS = 8
+
+
+@njit_inline
+def gen(g: Any, z: Any, s: int, w: int, side: int, h: int, m: int, top: int, kid: Any,
+        scr: Any, safe_only: bool) -> int:
+    """Write every legal move's board into rows `top`.. of `kid` (sheep, wolves, hash,
     mirror hash, irreversible flag); capture chains that end on the same board are one
-    child. The number written, or -1 when the buffers are full."""
+    child. `safe_only` keeps only the sheep moves after which no wolf can capture. The
+    number written, or -1 when the buffer is full."""
     n = 0
-    cap = cs.shape[0] - top
+    cap = kid.shape[0] - top
     zs = z[4, 0]
     if side == SHEEP:
         empty = VALID & ~(s | w)
@@ -256,102 +301,102 @@ def gen(g: Any, z: Any, s: int, w: int, side: int, h: int, m: int, top: int, cs:
                 to = lowbit(tg)
                 tg &= tg - 1
                 fr = to - d
+                ns = s ^ (1 << fr) ^ (1 << to)
+                if safe_only and can_capture(g, ns, w):
+                    continue
                 if n >= cap:
                     return -1
                 j = top + n
-                cs[j] = s ^ (1 << fr) ^ (1 << to)
-                cw[j] = w
-                ch[j] = h ^ z[0, fr] ^ z[0, to] ^ zs
-                cm[j] = m ^ z[2, fr] ^ z[2, to] ^ zs
-                cirr[j] = fwd
+                kid[j, K_S] = ns
+                kid[j, K_W] = w
+                kid[j, K_H] = h ^ z[0, fr] ^ z[0, to] ^ zs
+                kid[j, K_M] = m ^ z[2, fr] ^ z[2, to] ^ zs
+                kid[j, K_IRR] = fwd
                 n += 1
         return n
     at = scr[0]
     ss = scr[1]
     kk = scr[2]
     ext = scr[3]
-    x = w
-    while x:
-        wb = lowbit(x)
-        x &= x - 1
-        others = w ^ (1 << wb)
-        d = 0
-        at[0] = wb
-        ss[0] = s
-        kk[0] = 0
-        ext[0] = 0
-        while d >= 0:
-            a = at[d]
-            k = kk[d]
-            if k < 8:
-                kk[d] = k + 1
-                if (g[3, k] >> a) & 1:
-                    sh = g[0, k]
-                    o = a + sh
-                    to = o + sh
-                    if (ss[d] >> o) & 1 and ((ss[d] | others) >> to) & 1 == 0:
-                        ext[d] = 1
-                        d += 1
-                        at[d] = to
-                        ss[d] = ss[d - 1] & ~(1 << o)
-                        kk[d] = 0
-                        ext[d] = 0
-            else:
-                if ext[d] == 0 and d > 0:
-                    nw = others | (1 << at[d])
-                    dup = False
-                    for j in range(top, top + n):
-                        if cs[j] == ss[d] and cw[j] == nw:
-                            dup = True
-                            break
-                    if not dup:
-                        if n >= cap:
-                            return -1
-                        j = top + n
-                        gone = s ^ ss[d]
-                        hh = h ^ z[1, wb] ^ z[1, at[d]] ^ zs
-                        mm = m ^ z[3, wb] ^ z[3, at[d]] ^ zs
-                        while gone:
-                            b = lowbit(gone)
-                            gone &= gone - 1
-                            hh ^= z[0, b]
-                            mm ^= z[2, b]
-                        cs[j] = ss[d]
-                        cw[j] = nw
-                        ch[j] = hh
-                        cm[j] = mm
-                        cirr[j] = 1
-                        n += 1
-                d -= 1
-    if n > 0:
+    if can_capture(g, s, w):
+        x = w
+        while x:
+            wb = lowbit(x)
+            x &= x - 1
+            others = w ^ (1 << wb)
+            d = 0
+            at[0] = wb
+            ss[0] = s
+            kk[0] = 0
+            ext[0] = 0
+            while d >= 0:
+                a = at[d]
+                k = kk[d]
+                if k < 8:
+                    kk[d] = k + 1
+                    if (g[3, k] >> a) & 1:
+                        sh = g[0, k]
+                        o = a + sh
+                        to = o + sh
+                        if (ss[d] >> o) & 1 and ((ss[d] | others) >> to) & 1 == 0:
+                            ext[d] = 1
+                            d += 1
+                            at[d] = to
+                            ss[d] = ss[d - 1] & ~(1 << o)
+                            kk[d] = 0
+                            ext[d] = 0
+                else:
+                    if ext[d] == 0 and d > 0:
+                        nw = others | (1 << at[d])
+                        dup = False
+                        for j in range(top, top + n):
+                            if kid[j, K_S] == ss[d] and kid[j, K_W] == nw:
+                                dup = True
+                                break
+                        if not dup:
+                            if n >= cap:
+                                return -1
+                            j = top + n
+                            gone = s ^ ss[d]
+                            hh = h ^ z[1, wb] ^ z[1, at[d]] ^ zs
+                            mm = m ^ z[3, wb] ^ z[3, at[d]] ^ zs
+                            while gone:
+                                b = lowbit(gone)
+                                gone &= gone - 1
+                                hh ^= z[0, b]
+                                mm ^= z[2, b]
+                            kid[j, K_S] = ss[d]
+                            kid[j, K_W] = nw
+                            kid[j, K_H] = hh
+                            kid[j, K_M] = mm
+                            kid[j, K_IRR] = 1
+                            n += 1
+                    d -= 1
         return n
     empty = VALID & ~(s | w)
-    x = w
-    while x:
-        wb = lowbit(x)
-        x &= x - 1
-        for i in range(8):
-            if (g[2, i] >> wb) & 1 == 0:
-                continue
-            to = wb + g[0, i]
-            if (empty >> to) & 1 == 0:
-                continue
+    for i in range(8):
+        d = g[0, i]
+        tg = shift(w & g[2, i], d) & empty
+        while tg:
+            to = lowbit(tg)
+            tg &= tg - 1
+            wb = to - d
             if n >= cap:
                 return -1
             j = top + n
-            cs[j] = s
-            cw[j] = w ^ (1 << wb) ^ (1 << to)
-            ch[j] = h ^ z[1, wb] ^ z[1, to] ^ zs
-            cm[j] = m ^ z[3, wb] ^ z[3, to] ^ zs
-            cirr[j] = 0
+            kid[j, K_S] = s
+            kid[j, K_W] = w ^ (1 << wb) ^ (1 << to)
+            kid[j, K_H] = h ^ z[1, wb] ^ z[1, to] ^ zs
+            kid[j, K_M] = m ^ z[3, wb] ^ z[3, to] ^ zs
+            kid[j, K_IRR] = 0
             n += 1
     return n
 
 
-@njit
+@njit_inline
 def mobility(g: Any, s: int, w: int, side: int) -> int:
     """About how many moves the side to move has (steps counted exactly; a wolf that must
-    capture counts each first jump)."""
+    capture counts each first jump); 0 exactly when it has no legal move."""
     empty = VALID & ~(s | w)
     n = 0
     if side == SHEEP:
@@ -368,7 +413,7 @@ def mobility(g: Any, s: int, w: int, side: int) -> int:
     return n
 
 
-@njit
+@njit_inline
 def can_capture(g: Any, s: int, w: int) -> bool:
     """True when a wolf could jump a sheep now."""
     empty = VALID & ~(s | w)
@@ -379,42 +424,42 @@ def can_capture(g: Any, s: int, w: int) -> bool:
     return False
 
 
+@njit_inline
+def end_and_mobility(g: Any, s: int, w: int, side: int) -> Any:
+    """(U10's end status, the mover's mobility) in one pass: status() without a second
+    look at the moves."""
+    if popcount(s) < 9:
+        return WOLVES_WON, 0
+    if (s | w) & PAD == PAD:
+        return SHEEP_WON, 0
+    k = mobility(g, s, w, side)
+    if k == 0:
+        return (SHEEP_WON if side == WOLVES else WOLVES_WON), 0
+    return ONGOING, k
+
+
+def table(rows: int, cols: int = 4) -> Any:
+    """A zeroed int64 array (rows, cols) whose rows start on 64-byte cache lines (a bucket
+    of the table is one line, not two)."""
+    raw = np.zeros(rows * cols + 8, dtype=np.int64)
+    skip = (-raw.ctypes.data % 64) // 8
+    return raw[skip:skip + rows * cols].reshape(rows, cols)
+
+
 def scratch() -> Any:
     """Scratch space of `gen` (the capture-chain stack)."""
     return np.zeros((4, 48), dtype=np.int64)
 
 
-# ---- perft (a check of the generator against the reference model) ---------------------------
-
-
-@njit
-def perft_rec(g: Any, z: Any, s: int, w: int, side: int, h: int, m: int, depth: int,
-              top: int, cs: Any, cw: Any, ch: Any, cm: Any, ci: Any, scr: Any) -> int:
-    """Move sequences of length `depth` (U10's ends only; -1 on overflow). Capture chains
-    ending on the same board count once per distinct landing path in the rules; this
-    generator merges them, so the rules' perft is compared on positions without such
-    twins (see the tests)."""
-    n = gen(g, z, s, w, side, h, m, top, cs, cw, ch, cm, ci, scr)
-    if n < 0:
-        return -1
-    if depth == 1:
-        return n
-    total = 0
-    for i in range(top, top + n):
-        if status(g, cs[i], cw[i], 1 - side) != ONGOING:
-            continue
-        sub = perft_rec(g, z, cs[i], cw[i], 1 - side, ch[i], cm[i], depth - 1, top + n, cs,
-                        cw, ch, cm, ci, scr)
-        if sub < 0:
-            return -1
-        total += sub
-    return total
+def kids(rows: int = 1 << 12) -> Any:
+    """A child buffer for `gen`."""
+    return np.zeros((rows, KID_COLS), dtype=np.int64)
 
 
 # ---- the transposition table ---------------------------------------------------------------
 
 
-@njit
+@njit_inline
 def tt_probe(tt: Any, key: int) -> int:
     """The slot of `key` in its bucket, or -1."""
     b = (key >> 1) & (tt.shape[0] - 1) & ~(BUCKET - 1)
@@ -424,11 +469,12 @@ def tt_probe(tt: Any, key: int) -> int:
     return -1
 
 
-@njit
-def tt_store(tt: Any, key: int, phi: int, delta: int, work: int, fp: int, fill: Any) -> int:
+@njit_inline
+def tt_store(tt: Any, key: int, phi: int, delta: int, work: int, fp: int, ctr: Any) -> int:
     """Store a node's numbers, its work and (for a repetition-dependent disproof) the
     fingerprint of the repeated position; in a full bucket the entry with least work goes
-    (a proved or disproved entry counts 2**30 more). Returns the slot."""
+    (a proved or disproved entry counts 2**30 more); ctr[4] counts the entries in use.
+    Returns the slot."""
     b = (key >> 1) & (tt.shape[0] - 1) & ~(BUCKET - 1)
     victim = -1
     vscore = 1 << 62
@@ -452,7 +498,7 @@ def tt_store(tt: Any, key: int, phi: int, delta: int, work: int, fp: int, fill: 
     if old == key:
         work += tt[victim, 3] & WORK_MASK
     elif old == 0:
-        fill[0] += 1
+        ctr[4] += 1
     if work > WORK_MASK:
         work = WORK_MASK
     tt[victim, 0] = key
@@ -462,7 +508,7 @@ def tt_store(tt: Any, key: int, phi: int, delta: int, work: int, fp: int, fill: 
     return victim
 
 
-@njit
+@njit_inline
 def fingerprint(h: int) -> int:
     """A 22-bit non-zero fingerprint of a path position's hash."""
     f = (h >> 17) & FP_MASK
@@ -477,7 +523,7 @@ def fingerprint(h: int) -> int:
 # main table replaced entries since.
 
 
-@njit
+@njit_inline
 def store_add(ps: Any, key: int, ordinal: int) -> bool:
     """Record a proved position's first ordinal; False when it was there (or no room)."""
     mask = ps.shape[0] - 1
@@ -494,7 +540,7 @@ def store_add(ps: Any, key: int, ordinal: int) -> bool:
     return False
 
 
-@njit
+@njit_inline
 def store_ordinal(ps: Any, key: int) -> int:
     """The ordinal of a proved position, or -1."""
     mask = ps.shape[0] - 1
@@ -511,264 +557,329 @@ def store_ordinal(ps: Any, key: int) -> int:
 
 @njit
 def proved_children(g: Any, z: Any, ps: Any, s: int, w: int, side: int, attacker: int,
-                    bound: int, out: Any, scr: Any) -> int:
+                    bound: int, out: Any, scr: Any, kid: Any) -> int:
     """The children of a position (rows sheep, wolves, ordinal of `out`) that are attacker
     wins: finished (ordinal 0) or recorded in the store with an ordinal below `bound`.
-    At a defender node, -1 when some child is neither (the store cannot show the proof)."""
-    cs = np.zeros(1 << 14, dtype=np.int64)
-    cw = np.zeros(1 << 14, dtype=np.int64)
-    ch = np.zeros(1 << 14, dtype=np.int64)
-    cm = np.zeros(1 << 14, dtype=np.int64)
-    ci = np.zeros(1 << 14, dtype=np.int64)
+    At a defender node, -1 when some child is neither (the store cannot show the proof).
+    `kid`: a child buffer (see kids())."""
     h, m = hash_of(z, s, w, side)
-    n = gen(g, z, s, w, side, h, m, 0, cs, cw, ch, cm, ci, scr)
+    n = gen(g, z, s, w, side, h, m, 0, kid, scr, False)
     k = 0
     for i in range(max(n, 0)):
-        st = status(g, cs[i], cw[i], 1 - side)
+        cs = kid[i, K_S]
+        cw = kid[i, K_W]
+        st = status(g, cs, cw, 1 - side)
         o = -1
         if st != ONGOING:
             awin = (st == WOLVES_WON and attacker == WOLVES) or \
                 (st == SHEEP_WON and attacker == SHEEP)
             o = 0 if awin else -1
         else:
-            o = store_ordinal(ps, canon(ch[i], cm[i]))
+            o = store_ordinal(ps, canon(kid[i, K_H], kid[i, K_M]))
             if o >= bound:
                 o = -1
         if o < 0:
             if side != attacker:
                 return -1
             continue
-        out[k, 0] = cs[i]
-        out[k, 1] = cw[i]
+        out[k, 0] = cs
+        out[k, 1] = cw
         out[k, 2] = o
         k += 1
     return k
 
 
 # ---- df-pn ---------------------------------------------------------------------------------
+# The search path is an explicit stack, one row of `fr` per ply (no recursion): the board,
+# hashes, thresholds, where its children sit in `kid`, the first ply a repetition may reach
+# back to (pbase: the ply after the last irreversible move), and the child being searched.
+# Each child's numbers are cached in its row: read from the table once when its parent is
+# expanded, written back when its own search returns.
+(F_S, F_W, F_SIDE, F_H, F_M, F_THP, F_THD, F_TOP, F_N, F_PBASE, F_START, F_BEST, F_FP,
+ F_KEY) = range(14)
+FRAME_COLS = 16
+# prm: the search's parameters (int64): [0] 1 = the attacking sheep play only safe moves
+# (no wolf can capture after them: proofs hold, disproofs mean nothing), [1] the initial
+# numbers' profile (0 mobility, 1 evaluation), [2:] the evaluation's weights.
+P_SAFE, P_EVAL = 0, 1
+PRM_SIZE = 8
 
 
-@njit
-def child_terminal(st: int, child_side: int, attacker: int) -> Any:
-    """(phi, delta) of a finished or repeated child from its mover's view, in a search for an
-    attacker win: phi 0 means the child's mover has what it wants, delta 0 that it cannot.
-    A repetition is never an attacker win (U7)."""
-    if st == REPEATED:
-        return (np.int64(INF), np.int64(0)) if child_side == attacker \
-            else (np.int64(0), np.int64(INF))
-    awin = (st == WOLVES_WON and attacker == WOLVES) or (st == SHEEP_WON and attacker == SHEEP)
-    if awin == (child_side == attacker):
-        return np.int64(0), np.int64(INF)
-    return np.int64(INF), np.int64(0)
-
-
-@njit
-def initial(g: Any, s: int, w: int, side: int, attacker: int, hw: Any) -> Any:
-    """Heuristic (phi, delta) of an unexpanded position from its mover's view: phi about 1
-    (one good move may do), delta the mover's mobility (every move must fail), both scaled
-    by the attacker's distance to its goal: the sheep's empty paddock points and a wolf
-    capture in the air (hw: weights, see PROFILES)."""
-    k = mobility(g, s, w, side)
-    if k < 1:
-        k = 1
-    if hw[0] == 0:
+@njit_inline
+def initial(g: Any, s: int, w: int, side: int, attacker: int, k: int, prm: Any) -> Any:
+    """Heuristic (phi, delta) of an unexpanded position from its mover's view: phi 1 (one
+    good move may do), delta the mover's mobility k (every move must fail); with the
+    evaluation profile both are scaled by how far the attacker is from its goal (see
+    evaluate)."""
+    if prm[P_EVAL] == 0:
         return np.int64(1), np.int64(k)
-    # the attacker's cost to prove (pn) and the defender's cost to refute (dn)
-    empty_pad = popcount(PAD & ~(s | w))
-    threat = 1 if side == WOLVES and can_capture(g, s, w) else 0
-    lead = popcount(s) - 9  # sheep the wolves may still take
-    if attacker == SHEEP:
-        pn = 1 + (hw[1] * empty_pad) // 8 + hw[2] * threat
-        dn = 1 + (hw[3] * lead) // 8 + (hw[4] * (9 - empty_pad)) // 8
-    else:
-        pn = 1 + (hw[3] * lead) // 8 + (hw[4] * (9 - empty_pad)) // 8
-        dn = 1 + (hw[1] * empty_pad) // 8 + hw[2] * threat
+    pn, dn = evaluate(g, s, w, side, attacker, prm)
     if side == attacker:
         return np.int64(pn), np.int64(dn * k)
     return np.int64(dn), np.int64(pn * k)
 
 
-@njit
-def numbers(tt: Any, i: int, cst: Any, ckey: Any, cslot: Any, ci0: Any, cd0: Any,
-            cside: int, attacker: int, pf: Any, pbase: int, ply: int) -> Any:
-    """(phi, delta, dep) of child i: dep is the shallowest path ply its disproof depends on
-    (NO_DEP when none). A repetition-dependent disproof in the table counts only when the
-    repeated position is on this path too; otherwise the child is as if unexpanded."""
-    st = cst[i]
-    if st == REPEATED:
-        phi, delta = child_terminal(st, cside, attacker)
-        return phi, delta, cslot[i]  # the ply of the repeated position
-    if st != ONGOING:
-        phi, delta = child_terminal(st, cside, attacker)
-        return phi, delta, NO_DEP
-    j = cslot[i]
-    if j == -2:  # not in the table at the last look (only the expanded child can change)
-        return ci0[i], cd0[i], NO_DEP
-    key = ckey[i]
-    if j < 0 or tt[j, 0] != key:
-        j = tt_probe(tt, key)
-        cslot[i] = j if j >= 0 else -2
-    if j < 0:
-        return ci0[i], cd0[i], NO_DEP
-    phi = tt[j, 1]
-    delta = tt[j, 2]
-    fp = (tt[j, 3] >> FP_SHIFT) & FP_MASK
-    if fp == 0:
-        return phi, delta, NO_DEP
-    for q in range(ply, pbase - 1, -1):
-        if pf[q] == fp:
-            return phi, delta, q
-    return ci0[i], cd0[i], NO_DEP
+@njit_inline
+def evaluate(g: Any, s: int, w: int, side: int, attacker: int, prm: Any) -> Any:
+    """(cost to prove, cost to disprove) of the attacker's win, before mobility: the
+    sheep's distance to a full paddock, the sheep already lost and the capture the wolves
+    threaten (weights prm[2:])."""
+    empty_pad = popcount(PAD & ~(s | w))
+    lost = 20 - popcount(s)
+    if lost < 0:
+        lost = 0
+    threat = 1 if can_capture(g, s, w) else 0
+    far = 1 + (prm[2] * empty_pad) // 8 + (prm[3] * lost) // 8 + prm[4] * threat
+    near = 1 + (prm[5] * (9 - empty_pad)) // 8
+    if attacker == SHEEP:
+        return far, near
+    return near, far
 
 
-@njit
-def mid(g: Any, z: Any, s: int, w: int, side: int, h: int, m: int, thphi: int,
-        thdelta: int, ply: int, top: int, attacker: int, tt: Any, ps: Any, cs: Any,
-        cw: Any, ch: Any, cm: Any, cirr: Any, cst: Any, ckey: Any, cslot: Any, ci0: Any,
-        cd0: Any, ph: Any, pf: Any, pbase: int, scr: Any, ctr: Any, budget: int,
-        hw: Any) -> int:
-    """One df-pn step (Nagai's multiple iterative deepening in phi/delta form, with the
-    1+epsilon trick): expand the most-proving child until the node's numbers reach the
-    thresholds or the node budget is spent. A position repeated on the path is no attacker
-    win (U7); a disproof that leans on such a repetition above this node is stored with
-    the repeated position's fingerprint, so another path does not take it as final.
-    Returns the dependency ply of the node's disproof (NO_DEP when path-independent)."""
-    ctr[0] += 1
-    if ply > ctr[1]:
-        ctr[1] = ply
-    start_nodes = ctr[0]
-    key = canon(h, m)
-    if ply >= MAXD - 2:
-        ctr[2] += 1
-        tt_store(tt, key, INF - 1, INF - 1, 1, 0, ctr[4:5])
-        return NO_DEP
-    n = gen(g, z, s, w, side, h, m, top, cs, cw, ch, cm, cirr, scr)
-    if n < 0:
-        ctr[3] += 1
-        tt_store(tt, key, INF - 1, INF - 1, 1, 0, ctr[4:5])
-        return NO_DEP
-    cside = 1 - side
-    for i in range(top, top + n):
-        st = status(g, cs[i], cw[i], cside)
-        cslot[i] = -1
-        if st == ONGOING and cirr[i] == 0 and pf[PCOUNT + (ch[i] & 4095)] > 0:
-            q = ply - 1
-            while q >= pbase:
-                if ph[q] == ch[i]:
-                    st = REPEATED
-                    cslot[i] = q
-                    break
-                q -= 2
-        cst[i] = st
-        ckey[i] = canon(ch[i], cm[i])
-        if st == ONGOING:
-            a, b = initial(g, cs[i], cw[i], cside, attacker, hw)
-            ci0[i] = a
-            cd0[i] = b
-    # touch every child's bucket in one pass of independent loads, so that the processor
-    # fetches them from memory at once rather than one after another
+@njit_bare
+def dfpn(g: Any, z: Any, tt: Any, ps: Any, kid: Any, fr: Any, pcls: Any, scr: Any,
+         ctr: Any, prm: Any, rs: int, rw: int, rside: int, attacker: int,
+         budget: int) -> None:
+    """df-pn from a root until it is settled or ctr[0] (nodes) reaches `budget`: Nagai's
+    multiple iterative deepening in phi/delta form with weak proof numbers and the
+    1+epsilon trick, as a loop over an explicit stack. A position repeated on the path is
+    no attacker win (U7); a disproof that leans on such a repetition above a node is stored
+    with the repeated position's fingerprint, so another path does not take it as final.
+    Counters: ctr[0] nodes, [1] deepest ply, [2] depth cuts, [3] buffer overflows, [4]
+    table entries in use, [6] proofs, [7] proof-store entries."""
+    safe = prm[P_SAFE] != 0 and attacker == SHEEP
     mask = (tt.shape[0] - 1) & ~(BUCKET - 1)
-    acc = 0
-    for i in range(top, top + n):
-        acc ^= tt[(ckey[i] >> 1) & mask, 0]
-    ctr[5] ^= acc & 1
-    dep = NO_DEP
-    phi_n = INF
-    delta_n = 0
+    rh, rm = hash_of(z, rs, rw, rside)
+    fr[0, F_S] = rs
+    fr[0, F_W] = rw
+    fr[0, F_SIDE] = rside
+    fr[0, F_H] = rh
+    fr[0, F_M] = rm
+    fr[0, F_THP] = INF
+    fr[0, F_THD] = INF
+    fr[0, F_TOP] = 0
+    fr[0, F_PBASE] = 0
+    fr[0, F_FP] = fingerprint(rh)
+    for i in range(pcls.shape[0]):
+        pcls[i] = 0
+    pcls[rh & (HASH_CLASSES - 1)] = 1
+    d = 0
+    fresh = True
+    rphi = np.int64(0)
+    rdelta = np.int64(0)
+    rdep = np.int64(NO_DEP)
     while True:
-        phi_n = INF
-        best = -1
-        best_phi = 0
-        second = INF
-        top_phi = 0
-        open_kids = 0
-        lost = False
-        for i in range(top, top + n):
-            cphi, cdelta, _ = numbers(tt, i, cst, ckey, cslot, ci0, cd0, cside, attacker,
-                                      pf, pbase, ply)
-            if cphi >= INF:
-                lost = True
-            elif cphi > 0:
-                open_kids += 1
-                if cphi > top_phi:
-                    top_phi = cphi
-            if cdelta < phi_n:
-                second = phi_n
-                phi_n = cdelta
-                best = i
-                best_phi = cphi
-            elif cdelta < second:
-                second = cdelta
-        # weak proof numbers (Ueda et al.): the largest child plus one per other open child,
-        # not the sum, which counts a transposed subtree once per path to it and blows up
-        if lost:
-            delta_n = INF
-        elif open_kids == 0:
-            delta_n = 0
-        else:
-            delta_n = min(top_phi + open_kids - 1, INF - 1)
-        if phi_n >= thphi or delta_n >= thdelta or ctr[0] >= budget or best < 0:
-            break
-        cth_phi = thdelta - (open_kids - 1) if best_phi > 0 else thdelta - open_kids
-        if cth_phi <= best_phi:
-            cth_phi = best_phi + 1
-        cth_delta = min(thphi, second + second // 4 + 1)
-        if cth_phi > INF:
-            cth_phi = INF
-        if cth_delta > INF:
-            cth_delta = INF
-        ph[ply + 1] = ch[best]
-        pf[ply + 1] = fingerprint(ch[best])
-        nb = ply + 1 if cirr[best] else pbase
-        cls = PCOUNT + (ch[best] & 4095)
-        pf[cls] += 1
-        mid(g, z, cs[best], cw[best], cside, ch[best], cm[best], cth_phi, cth_delta, ply + 1,
-            top + n, attacker, tt, ps, cs, cw, ch, cm, cirr, cst, ckey, cslot, ci0, cd0, ph,
-            pf, nb, scr, ctr, budget, hw)
-        pf[cls] -= 1
-        cslot[best] = -1
-    fp = 0
-    disproved = (side == attacker and delta_n == 0) or (side != attacker and phi_n == 0)
-    if disproved:
-        # the shallowest repeated position the disproof needs: every child's (attacker
-        # to move) or the best refuting child's (defender to move)
-        dep = NO_DEP if side == attacker else -1
-        for i in range(top, top + n):
-            cphi, cdelta, cdep = numbers(tt, i, cst, ckey, cslot, ci0, cd0, cside,
-                                         attacker, pf, pbase, ply)
-            if side == attacker:
-                dep = min(dep, cdep)
-            elif cdelta == 0:
-                dep = max(dep, cdep)
-        if dep < 0:
+        s = fr[d, F_S]
+        w = fr[d, F_W]
+        side = fr[d, F_SIDE]
+        top = fr[d, F_TOP]
+        pbase = fr[d, F_PBASE]
+        cside = 1 - side
+        done = False
+        if fresh:
+            # ---- expand: generate the children, read each one's numbers once
+            fresh = False
+            ctr[0] += 1
+            if d > ctr[1]:
+                ctr[1] = d
+            h = fr[d, F_H]
+            m = fr[d, F_M]
+            fr[d, F_KEY] = canon(h, m)
+            fr[d, F_START] = ctr[0]
+            n = -1
+            if d >= MAXD - 2:
+                ctr[2] += 1
+            else:
+                n = gen(g, z, s, w, side, h, m, top, kid, scr, safe and side == SHEEP)
+                if n < 0:
+                    ctr[3] += 1
+            if n < 0:  # too deep or too wide: unknown, with numbers too large to follow
+                tt_store(tt, fr[d, F_KEY], INF - 1, INF - 1, 1, 0, ctr)
+                rphi = np.int64(INF - 1)
+                rdelta = np.int64(INF - 1)
+                rdep = np.int64(NO_DEP)
+                done = True
+            else:
+                # fetch every child's bucket at once (the processor overlaps the
+                # fetches while the loop below computes), then read them
+                for i in range(top, top + n):
+                    prefetch_row(tt, (canon(kid[i, K_H], kid[i, K_M]) >> 1) & mask)
+                win = -1
+                for i in range(top, top + n):
+                    st, k = end_and_mobility(g, kid[i, K_S], kid[i, K_W], cside)
+                    if st == ONGOING and kid[i, K_IRR] == 0:
+                        ch = kid[i, K_H]
+                        if pcls[ch & (HASH_CLASSES - 1)] > 0:
+                            q = d - 1
+                            while q >= pbase:
+                                if fr[q, F_H] == ch:
+                                    st = REPEATED
+                                    kid[i, K_DEP] = q
+                                    break
+                                q -= 2
+                    if st == ONGOING:
+                        a, b = initial(g, kid[i, K_S], kid[i, K_W], cside, attacker, k, prm)
+                        kid[i, K_PHI] = a
+                        kid[i, K_DELTA] = b
+                        kid[i, K_DEP] = -1  # to be read from the table
+                    elif st == REPEATED:  # a draw: never an attacker win (U7)
+                        if cside == attacker:
+                            kid[i, K_PHI] = INF
+                            kid[i, K_DELTA] = 0
+                        else:
+                            kid[i, K_PHI] = 0
+                            kid[i, K_DELTA] = INF
+                    else:
+                        awin = (st == WOLVES_WON and attacker == WOLVES) or \
+                            (st == SHEEP_WON and attacker == SHEEP)
+                        kid[i, K_DEP] = NO_DEP
+                        if awin == (cside == attacker):
+                            kid[i, K_PHI] = 0
+                            kid[i, K_DELTA] = INF
+                        else:  # the mover wins at once: nothing else to look at
+                            kid[i, K_PHI] = INF
+                            kid[i, K_DELTA] = 0
+                            win = i
+                            break
+                if win >= 0:
+                    if win != top:
+                        for c in range(KID_COLS):
+                            kid[top, c] = kid[win, c]
+                    n = 1
+                else:
+                    for i in range(top, top + n):
+                        if kid[i, K_DEP] != -1:
+                            continue
+                        kid[i, K_DEP] = NO_DEP
+                        j = tt_probe(tt, canon(kid[i, K_H], kid[i, K_M]))
+                        if j < 0:
+                            continue
+                        fp = (tt[j, 3] >> FP_SHIFT) & FP_MASK
+                        if fp == 0:
+                            kid[i, K_PHI] = tt[j, 1]
+                            kid[i, K_DELTA] = tt[j, 2]
+                            continue
+                        # a disproof that leans on a repetition counts only when the
+                        # repeated position is on this path too
+                        for q in range(d, pbase - 1, -1):
+                            if fr[q, F_FP] == fp:
+                                kid[i, K_PHI] = tt[j, 1]
+                                kid[i, K_DELTA] = tt[j, 2]
+                                kid[i, K_DEP] = q
+                                break
+                fr[d, F_N] = n
+        if not done:
+            # ---- select the most-proving child, or finish
+            n = fr[d, F_N]
+            thphi = fr[d, F_THP]
+            thdelta = fr[d, F_THD]
+            phi_n = INF
+            best = -1
+            best_phi = 0
+            second = INF
+            top_phi = 0
+            open_kids = 0
+            lost = False
+            for i in range(top, top + n):
+                cphi = kid[i, K_PHI]
+                cdelta = kid[i, K_DELTA]
+                if cphi >= INF:
+                    lost = True
+                elif cphi > 0:
+                    open_kids += 1
+                    if cphi > top_phi:
+                        top_phi = cphi
+                if cdelta < phi_n:
+                    second = phi_n
+                    phi_n = cdelta
+                    best = i
+                    best_phi = cphi
+                elif cdelta < second:
+                    second = cdelta
+            # weak proof numbers (Ueda et al.): the largest child plus one per other open
+            # child, not the sum, which counts a transposed subtree once per path to it
+            if lost:
+                delta_n = INF
+            elif open_kids == 0:
+                delta_n = 0
+            else:
+                delta_n = min(top_phi + open_kids - 1, INF - 1)
+            if phi_n < thphi and delta_n < thdelta and ctr[0] < budget and best >= 0:
+                # ---- descend into the best child with Pawlewicz's 1+epsilon threshold
+                cth_phi = thdelta - (open_kids - 1) if best_phi > 0 else thdelta - open_kids
+                if cth_phi <= best_phi:
+                    cth_phi = best_phi + 1
+                cth_delta = min(thphi, second + second // 4 + 1)
+                fr[d, F_BEST] = best
+                nd = d + 1
+                ch = kid[best, K_H]
+                fr[nd, F_S] = kid[best, K_S]
+                fr[nd, F_W] = kid[best, K_W]
+                fr[nd, F_SIDE] = cside
+                fr[nd, F_H] = ch
+                fr[nd, F_M] = kid[best, K_M]
+                fr[nd, F_THP] = min(cth_phi, INF)
+                fr[nd, F_THD] = min(cth_delta, INF)
+                fr[nd, F_TOP] = top + n
+                fr[nd, F_PBASE] = nd if kid[best, K_IRR] else pbase
+                fr[nd, F_FP] = fingerprint(ch)
+                pcls[ch & (HASH_CLASSES - 1)] += 1
+                d = nd
+                fresh = True
+                continue
+            # ---- finish: the dependency of a disproof, heights, the table
+            fp = 0
             dep = NO_DEP
-        if dep < ply:
-            fp = pf[dep]
-        else:
-            dep = NO_DEP
-    if phi_n == 0 or delta_n == 0:
-        # a settled node keeps its height in the infinite number: plies to the end when
-        # the winner hurries and the loser delays, as the table knows them; a certificate
-        # walks down heights, so the strategy it reads has no cycle
-        hgt = INF
-        low = 0
-        for i in range(top, top + n):
-            cphi, cdelta, _ = numbers(tt, i, cst, ckey, cslot, ci0, cd0, cside, attacker,
-                                      pf, pbase, ply)
-            if phi_n == 0 and cdelta == 0 and cphi >= INF:
-                hgt = min(hgt, cphi - INF)
-            elif phi_n != 0 and cphi == 0 and cdelta >= INF:
-                low = max(low, cdelta - INF)
-        if phi_n == 0:
-            delta_n = INF + 1 + (hgt if hgt < INF else 0)
-        else:
-            phi_n = INF + 1 + low
-    if (side == attacker and phi_n == 0) or (side != attacker and delta_n == 0):
-        ctr[6] += 1
-        if store_add(ps, key, ctr[6]):
-            ctr[7] += 1
-    tt_store(tt, key, phi_n, delta_n, ctr[0] - start_nodes + 1, fp, ctr[4:5])
-    return dep
+            if (side == attacker and delta_n == 0) or (side != attacker and phi_n == 0):
+                # the shallowest repeated position the disproof needs: every child's
+                # (attacker to move) or the best refuting child's (defender to move)
+                dep = NO_DEP if side == attacker else -1
+                for i in range(top, top + n):
+                    if side == attacker:
+                        dep = min(dep, kid[i, K_DEP])
+                    elif kid[i, K_DELTA] == 0:
+                        dep = max(dep, kid[i, K_DEP])
+                if dep < 0:
+                    dep = NO_DEP
+                if dep < d:
+                    fp = fr[dep, F_FP]
+                else:
+                    dep = NO_DEP
+            if phi_n == 0 or delta_n == 0:
+                # a settled node keeps its height in the infinite number: plies to the end
+                # when the winner hurries and the loser delays, as the table knows them; a
+                # certificate walks down heights, so the strategy it reads has no cycle
+                hgt = INF
+                low = 0
+                for i in range(top, top + n):
+                    cphi = kid[i, K_PHI]
+                    cdelta = kid[i, K_DELTA]
+                    if phi_n == 0 and cdelta == 0 and cphi >= INF:
+                        hgt = min(hgt, cphi - INF)
+                    elif phi_n != 0 and cphi == 0 and cdelta >= INF:
+                        low = max(low, cdelta - INF)
+                if phi_n == 0:
+                    delta_n = INF + 1 + (hgt if hgt < INF else 0)
+                else:
+                    phi_n = INF + 1 + low
+            key = fr[d, F_KEY]
+            if (side == attacker and phi_n == 0) or (side != attacker and delta_n == 0):
+                ctr[6] += 1
+                if store_add(ps, key, ctr[6]):
+                    ctr[7] += 1
+            tt_store(tt, key, phi_n, delta_n, ctr[0] - fr[d, F_START] + 1, fp, ctr)
+            rphi = np.int64(phi_n)
+            rdelta = np.int64(delta_n)
+            rdep = np.int64(dep)
+        # ---- return to the parent with this node's numbers
+        if d == 0:
+            return
+        pcls[fr[d, F_H] & (HASH_CLASSES - 1)] -= 1
+        d -= 1
+        b = fr[d, F_BEST]
+        kid[b, K_PHI] = rphi
+        kid[b, K_DELTA] = rdelta
+        kid[b, K_DEP] = rdep
 
 
 # ---- what the table proves ---------------------------------------------------------------
@@ -830,11 +941,7 @@ def check_disproof(g: Any, z: Any, tt: Any, rs: int, rw: int, rside: int, attack
     defender can stay in it forever or reach such an end), whatever repetitions the search
     leaned on. Failing positions and their paths from the root are reset to unknown.
     Returns 1 (closed), 0 (failed and reset) or -2 (larger than the buffers)."""
-    cs = np.zeros(1 << 16, dtype=np.int64)
-    cw = np.zeros(1 << 16, dtype=np.int64)
-    ch = np.zeros(1 << 16, dtype=np.int64)
-    cm = np.zeros(1 << 16, dtype=np.int64)
-    ci = np.zeros(1 << 16, dtype=np.int64)
+    kid = np.zeros((1 << 14, KID_COLS), dtype=np.int64)
     limit = nodes.shape[0]
     fails = np.empty(4096, dtype=np.int64)
     nfail = 0
@@ -854,19 +961,21 @@ def check_disproof(g: Any, z: Any, tt: Any, rs: int, rw: int, rside: int, attack
         head += 1
         ctr[0] += 1
         h, m = hash_of(z, s, w, side)
-        n = gen(g, z, s, w, side, h, m, 0, cs, cw, ch, cm, ci, scr)
+        n = gen(g, z, s, w, side, h, m, 0, kid, scr, False)
         ok = side == attacker and n > 0
         for i in range(max(n, 0)):
-            safe = settled(g, z, tt, cs[i], cw[i], 1 - side, attacker, False)
+            cs = kid[i, K_S]
+            cw = kid[i, K_W]
+            safe = settled(g, z, tt, cs, cw, 1 - side, attacker, False)
             if side == attacker and not safe:
                 ok = False
                 break
-            if safe and status(g, cs[i], cw[i], 1 - side) == ONGOING and \
-                    stamped_add(skeys, sgen, gen_no, canon(ch[i], cm[i])):
+            if safe and status(g, cs, cw, 1 - side) == ONGOING and \
+                    stamped_add(skeys, sgen, gen_no, canon(kid[i, K_H], kid[i, K_M])):
                 if count >= limit:
                     return -2
-                nodes[count, 0] = cs[i]
-                nodes[count, 1] = cw[i]
+                nodes[count, 0] = cs
+                nodes[count, 1] = cw
                 nodes[count, 2] = 1 - side
                 parent[count] = me
                 count += 1
@@ -892,16 +1001,12 @@ def check_disproof(g: Any, z: Any, tt: Any, rs: int, rw: int, rside: int, attack
 @njit
 def children(g: Any, z: Any, s: int, w: int, side: int, out: Any, scr: Any) -> int:
     """The children of a position as rows (sheep, wolves) of `out`; their number."""
-    cs = np.zeros(1 << 14, dtype=np.int64)
-    cw = np.zeros(1 << 14, dtype=np.int64)
-    ch = np.zeros(1 << 14, dtype=np.int64)
-    cm = np.zeros(1 << 14, dtype=np.int64)
-    ci = np.zeros(1 << 14, dtype=np.int64)
+    kid = np.zeros((out.shape[0], KID_COLS), dtype=np.int64)
     h, m = hash_of(z, s, w, side)
-    n = gen(g, z, s, w, side, h, m, 0, cs, cw, ch, cm, ci, scr)
+    n = gen(g, z, s, w, side, h, m, 0, kid, scr, False)
     for i in range(max(n, 0)):
-        out[i, 0] = cs[i]
-        out[i, 1] = cw[i]
+        out[i, 0] = kid[i, K_S]
+        out[i, 1] = kid[i, K_W]
     return n
 
 

@@ -25,6 +25,18 @@ def njit(func: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True)(func))
 
 
+def njit_bare(func: F) -> F:
+    """njit for a hot loop that allocates nothing: no reference counting of the arrays it
+    is given (numba's runtime left out), so an inlined helper costs no atomic updates."""
+    return cast(F, cast(Any, numba.njit)(cache=True, nogil=True, _nrt=False)(func))
+
+
+def njit_inline(func: F) -> F:
+    """njit for a small hot helper: inlined into its compiled callers (no call, no
+    reference counting of the arrays it is given)."""
+    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(func))
+
+
 WOLVES, SHEEP = 0, 1
 ONGOING, WOLVES_WON, SHEEP_WON, REPEATED = 0, 1, 2, 3
 NP = NUM_POINTS

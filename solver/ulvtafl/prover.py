@@ -31,10 +31,11 @@ SIDE = ("wolves", "sheep")
 ENTRY_BYTES = 32 + 16 // 4  # a table entry (key, phi, delta, work, fingerprint) and its
 # share of the proof store (a quarter as many entries of 16 bytes)
 STORE_SHARE = 4
-BUFFER_BYTES = 11 * 8 * e.STACK  # the per-search child buffers
+BUFFER_BYTES = 8 * e.KID_COLS * e.STACK  # the per-search child buffer
 MIN_TABLE_BITS = 10
 PROFILES: dict[str, tuple[int, ...]] = {
-    # hw weights of engine.initial: [on, paddock, capture threat, sheep lead, paddock fill]
+    # engine.initial's profile and evaluate's weights: (on, empty paddock points, sheep
+    # lost, capture threat, paddock points filled)
     "mobility": (0, 0, 0, 0, 0),
     "paddock": (1, 8, 4, 4, 2),
 }
@@ -69,13 +70,15 @@ class Prover:
     the same on every path); a disproof counts only once `engine.check_disproof` finds it
     closed. `forward_only` (a sheep attacker only) keeps the sheep from stepping sideways:
     an acyclic game whose sheep proofs are proofs of the real game and whose disproofs mean
-    nothing ("failed"). The table takes `table_bits` (2**bits entries of 32 bytes) or the
+    nothing ("failed"). `safe_only` (a sheep attacker only) lets the sheep play only moves
+    after which no wolf can capture: again its proofs hold and its disproofs mean nothing.
+    The table takes `table_bits` (2**bits entries of 32 bytes) or the
     largest size the `memory` budget allows."""
 
     def __init__(self, state: UlvState, attacker: int, *, table_bits: int | None = None,
                  memory: int | str | None = None, forward_only: bool = False,
-                 profile: str = DEFAULT_PROFILE) -> None:
-        if forward_only and attacker != SHEEP:
+                 profile: str = DEFAULT_PROFILE, safe_only: bool = False) -> None:
+        if (forward_only or safe_only) and attacker != SHEEP:
             raise ValueError("only the sheep's moves can be restricted in a sheep proof")
         if profile not in PROFILES:
             raise ValueError(f"unknown profile {profile!r} (known: {', '.join(PROFILES)})")
@@ -88,14 +91,17 @@ class Prover:
         self.state = UlvState.create(state.rules, state.sheep, state.wolves, state.to_move)
         self.attacker = attacker
         self.forward_only = forward_only
+        self.safe_only = safe_only
         self.profile = profile
-        self.hw = np.array(PROFILES[profile], dtype=np.int64)
+        self.prm = np.zeros(e.PRM_SIZE, dtype=np.int64)
+        self.prm[e.P_SAFE] = int(safe_only)
+        self.prm[e.P_EVAL:e.P_EVAL + len(PROFILES[profile])] = PROFILES[profile]
         self.g = e.geometry(state.rules, forward_only)
-        self.tt = np.zeros((1 << table_bits, 4), dtype=np.int64)
+        self.tt = e.table(1 << table_bits)
         self.table_bits = table_bits
-        self.bufs = [np.zeros(e.STACK, dtype=np.int64) for _ in range(10)]
-        self.ph = np.zeros(e.MAXD + 2, dtype=np.int64)
-        self.pf = np.zeros(e.PATH_SIZE, dtype=np.int64)
+        self.kid = np.zeros((e.STACK, e.KID_COLS), dtype=np.int64)
+        self.fr = np.zeros((e.MAXD + 2, e.FRAME_COLS), dtype=np.int64)
+        self.pcls = np.zeros(e.HASH_CLASSES, dtype=np.int64)
         self.scr = e.scratch()
         # nodes, deepest ply, depth cuts, buffer overflows, table fill, -, proofs, store fill
         self.ctr = np.zeros(8, dtype=np.int64)
@@ -117,7 +123,7 @@ class Prover:
     @property
     def fill(self) -> float:
         """The share of table entries in use."""
-        return float(self.ctr[4]) / self.tt.shape[0]
+        return float(self.ctr[4]) / int(self.tt.shape[0])
 
     def root_numbers(self) -> tuple[int, int]:
         """The root's (proof number, disproof number) for the attacker's win."""
@@ -134,13 +140,18 @@ class Prover:
         pn, dn = self.root_numbers()
         if pn == 0:
             return "proved"
-        if dn == 0 and self.forward_only:
+        if dn == 0 and self.restricted:
             return "failed"
         if dn == 0:
             if self.too_large:
                 return "unverified"
             return "disproved" if self.verified_disproof else "open"
         return "open"
+
+    @property
+    def restricted(self) -> bool:
+        """True when the attacker's moves are restricted (its disproofs mean nothing)."""
+        return self.forward_only or self.safe_only
 
     def summary(self) -> dict[str, object]:
         """Outcome, nodes, root proof and disproof numbers, deepest ply, table fill."""
@@ -159,18 +170,11 @@ class Prover:
         closure check passes; otherwise the check resets the gap and the search goes on."""
         budget = self.nodes + max(1, nodes)
         s, w, side = self.root
-        h, m = e.hash_of(e.Z, s, w, side)
-        b = self.bufs
         while self.outcome() == "open" and self.nodes < budget:
-            self.ph[0] = h
-            self.pf[0] = e.fingerprint(h)
-            self.pf[e.PCOUNT:] = 0
-            self.pf[e.PCOUNT + (h & 4095)] = 1
-            e.mid(self.g, e.Z, s, w, side, h, m, e.INF, e.INF, 0, 0, self.attacker, self.tt,
-                  self.ps, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], self.ph,
-                  self.pf, 0, self.scr, self.ctr, budget, self.hw)
+            e.dfpn(self.g, e.Z, self.tt, self.ps, self.kid, self.fr, self.pcls, self.scr,
+                   self.ctr, self.prm, s, w, side, self.attacker, budget)
             dn = self.root_numbers()[1]
-            if dn == 0 and self.forward_only:
+            if dn == 0 and self.restricted:
                 break
             if dn == 0 and not self.verified_disproof:
                 verdict = self._check_disproof()
@@ -291,7 +295,7 @@ class Prover:
             if len(done) > limit:
                 return None
             n = int(e.proved_children(self.g, e.Z, self.ps, s, w, side, self.attacker,
-                                      bound, out, self.scr))
+                                      bound, out, self.scr, self.kid))
             if n <= 0:
                 return None
             rows = out[:n].copy()
@@ -335,7 +339,8 @@ class Prover:
         """What identifies this search (a checkpoint must match it to resume)."""
         return {"format": "fleece-ulvtafl-dfpn", "engine": e.ENGINE_VERSION,
                 "root": position_text(self.state), "attacker": SIDE[self.attacker],
-                "forward_only": self.forward_only, "profile": self.profile,
+                "forward_only": self.forward_only, "safe_only": self.safe_only,
+                "profile": self.profile,
                 "table_bits": self.table_bits}
 
     def save(self, path: str | Path, overwrite: bool = False) -> Path:
@@ -412,8 +417,14 @@ class Prover:
                 or ps.shape[1] != 2:
             raise CheckpointError(f"{target}: corrupt checkpoint (table shape)")
         prover = cls(root, SIDE.index(info["attacker"]), table_bits=MIN_TABLE_BITS,
-                     forward_only=info["forward_only"], profile=info["profile"])
-        prover.tt = tt
+                     forward_only=info["forward_only"], profile=info["profile"],
+                     safe_only=bool(info.get("safe_only", False)))
+        if tt.ctypes.data % 64 == 0 and tt.flags.c_contiguous:
+            prover.tt = tt  # already one bucket per cache line
+        else:
+            prover.tt = e.table(tt.shape[0])
+            prover.tt[:] = tt
+            del tt
         prover.ps = ps
         prover.table_bits = bits
         prover.ctr = ctr.copy()
