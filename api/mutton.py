@@ -299,10 +299,10 @@ def generate_pack(request: PuzzleGenerateRequest,
     """Simulate games, cut puzzles and write them to `out` (refused before any work when
     `out` holds a pack and `force` is false)."""
     from fleece.rules.mutton.options import RuleSet
-    from fleece.solver.mutton.puzzle.answer import MuttonQuestion
-    from fleece.solver.mutton.puzzle.formats import write_pack
-    from fleece.solver.mutton.puzzle.generate import generate
     from fleece.solver.puzzles.core import Grade
+    from fleece.solver.puzzles.mutton.answer import MuttonQuestion
+    from fleece.solver.puzzles.mutton.formats import write_pack
+    from fleece.solver.puzzles.mutton.generate import generate
     from fleece.solver.puzzles.pack import check_target
 
     grade = Grade.parse(request.grade)
@@ -346,8 +346,8 @@ class PuzzleCheckReport(Report):
 def check_puzzle(request: PuzzleCheckRequest) -> PuzzleCheckReport:
     """Prove with z3 that the answer is unique and every clue needed; grade it; compare with
     the labelled grade and the solution's answer."""
-    from fleece.solver.mutton.puzzle.check import check_puzzle as check
-    from fleece.solver.mutton.puzzle.formats import parse_puzzle, parse_solution_answer
+    from fleece.solver.puzzles.mutton.check import check_puzzle as check
+    from fleece.solver.puzzles.mutton.formats import parse_puzzle, parse_solution_answer
 
     spec = parse_puzzle(request.puzzle, request.source)
     claimed = None

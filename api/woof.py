@@ -101,8 +101,8 @@ def generate_pack(request: PuzzleGenerateRequest,
     `out` holds a pack and `force` is false)."""
     from fleece.solver.puzzles.core import Grade
     from fleece.solver.puzzles.pack import check_target
-    from fleece.solver.woof.puzzle.formats import write_pack
-    from fleece.solver.woof.puzzle.generate import generate
+    from fleece.solver.puzzles.woof.formats import write_pack
+    from fleece.solver.puzzles.woof.generate import generate
 
     grade = Grade.parse(request.grade)
     check_target(request.out, force=request.force)
@@ -141,8 +141,8 @@ class PuzzleCheckReport(Report):
 def check_puzzle(request: PuzzleCheckRequest) -> PuzzleCheckReport:
     """Prove with z3 that the answer is unique and every fact needed; grade it; compare with
     the labelled grade and the solution's answer."""
-    from fleece.solver.woof.puzzle.check import check_puzzle as check
-    from fleece.solver.woof.puzzle.formats import parse_puzzle, solution_answer
+    from fleece.solver.puzzles.woof.check import check_puzzle as check
+    from fleece.solver.puzzles.woof.formats import parse_puzzle, solution_answer
 
     ev, q, labelled, ident = parse_puzzle(request.puzzle, request.source)
     claimed = solution_answer(request.solution) if request.solution is not None else None

@@ -13,10 +13,10 @@ import argparse
 import time
 from collections.abc import Callable
 
-from fleece.solver.mutton.puzzle.answer import MuttonQuestion as Question
-from fleece.solver.mutton.puzzle.check import z3_verify
-from fleece.solver.mutton.puzzle.generate import generate
 from fleece.solver.puzzles.core import Grade
+from fleece.solver.puzzles.mutton.answer import MuttonQuestion as Question
+from fleece.solver.puzzles.mutton.check import z3_verify
+from fleece.solver.puzzles.mutton.generate import generate
 
 PARALLEL_GRADE = Grade.MEDIUM  # the Woof!! grade also timed with two worker processes
 
@@ -57,9 +57,9 @@ def mutton_rows(count: int, seed: int) -> None:
 
 def woof_rows(count: int, seed: int) -> None:
     """Woof!! rows: every grade on one core (questions mixed), and one grade with 2 workers."""
-    from fleece.solver.woof.puzzle.check import z3_answer
-    from fleece.solver.woof.puzzle.formats import render_puzzle
-    from fleece.solver.woof.puzzle.generate import generate
+    from fleece.solver.puzzles.woof.check import z3_answer
+    from fleece.solver.puzzles.woof.formats import render_puzzle
+    from fleece.solver.puzzles.woof.generate import generate
 
     def run(grade: Grade, workers: int) -> list[str]:
         tries, seen = _counter()

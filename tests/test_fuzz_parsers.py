@@ -280,7 +280,7 @@ def test_seed_charts_parse_to_their_rows() -> None:
 def test_seed_puzzle_parses_to_its_header_and_chart() -> None:
     """puzzles/mutton/hard/001.txt: 4 wolves, the 'certain' question, grade hard, five rows
     (round 1: M eaten, B I Q ran)."""
-    from fleece.solver.mutton.puzzle.formats import parse_puzzle
+    from fleece.solver.puzzles.mutton.formats import parse_puzzle
 
     spec = parse_puzzle(CHART_SEEDS[3])
     assert (spec.wolves, spec.question.value, spec.grade.label, spec.ident) == (  # type: ignore[union-attr]
@@ -334,8 +334,8 @@ def test_seed_json_inputs_parse_to_their_fields() -> None:
     """passed.json: the Wolf passed, 4 wolves, 10 rows; no-reveal.json: identities hidden,
     4 rows; the puzzle twins give the same chart as their text files."""
     from fleece.solver.mutton.inputs import problem_from_json
-    from fleece.solver.mutton.puzzle.formats import parse_puzzle, puzzle_from_json
-    from fleece.solver.woof.puzzle.formats import parse_puzzle as woof_puzzle
+    from fleece.solver.puzzles.mutton.formats import parse_puzzle, puzzle_from_json
+    from fleece.solver.puzzles.woof.formats import parse_puzzle as woof_puzzle
 
     passed = problem_from_json(JSON_SEEDS[0])
     assert passed.passed and passed.num_wolves == 4 and len(passed.chart.rows) == 10
@@ -356,7 +356,7 @@ def test_seed_evidence_parses_to_its_table_and_facts() -> None:
     """Seats, point of view and the number of fact lines (hand, look, saw, ask), counted in
     the files; the puzzle asks about seat 1."""
     from fleece.rules.woof.evidence import load_evidence
-    from fleece.solver.woof.puzzle.formats import parse_puzzle
+    from fleece.solver.puzzles.woof.formats import parse_puzzle
 
     names = [p.name for p in sorted((EX / "woof").glob("*.txt"))] + ["hard/002.txt"]
     got = {}
@@ -463,8 +463,8 @@ def test_fuzz_options_line(text: str) -> None:
 def test_fuzz_json_readers(text: str) -> None:
     from fleece.rules.text import load_json
     from fleece.solver.mutton.inputs import problem_from_json
-    from fleece.solver.mutton.puzzle.formats import puzzle_from_json
-    from fleece.solver.woof.puzzle.formats import parse_puzzle
+    from fleece.solver.puzzles.mutton.formats import puzzle_from_json
+    from fleece.solver.puzzles.woof.formats import parse_puzzle
 
     parsed_or_located(load_json, check_json, text)
     parsed_or_located(problem_from_json, check_problem, text)
@@ -504,10 +504,10 @@ def test_fuzz_woof_evidence(text: str) -> None:
                      *sorted((PZ / "mutton" / "medium").glob("00[1-2].solution.txt"))),
               CHART_ABC + WOOF_ABC + "PuzzleGradeWolvesQuestionWhatisWhoareAnswer"))
 def test_fuzz_puzzle_files(text: str) -> None:
-    from fleece.solver.mutton.puzzle.formats import parse_puzzle as mutton_puzzle
-    from fleece.solver.mutton.puzzle.formats import parse_solution_answer
-    from fleece.solver.woof.puzzle.formats import parse_puzzle as woof_puzzle
-    from fleece.solver.woof.puzzle.formats import solution_answer
+    from fleece.solver.puzzles.mutton.formats import parse_puzzle as mutton_puzzle
+    from fleece.solver.puzzles.mutton.formats import parse_solution_answer
+    from fleece.solver.puzzles.woof.formats import parse_puzzle as woof_puzzle
+    from fleece.solver.puzzles.woof.formats import solution_answer
 
     def letters(answer: Any) -> None:
         assert all(len(a) == 1 and "A" <= a <= "Z" for a in answer)

@@ -371,7 +371,7 @@ def test_chart_json_round_trips_strictly() -> None:
 
 
 def test_woof_puzzle_question_about_a_missing_seat_is_an_input_error() -> None:
-    from fleece.solver.woof.puzzle.formats import parse_puzzle
+    from fleece.solver.puzzles.woof.formats import parse_puzzle
 
     text = (ROOT / "puzzles" / "woof" / "easy" / "001.txt").read_text()
     assert parse_puzzle(text)[1] == 7
@@ -397,7 +397,7 @@ def test_mutton_puzzle_text_is_read_by_solve_and_chart() -> None:
         p, q = problem_from_text(text), problem_from_text(twin)
         assert (p.chart, p.num_wolves) == (q.chart, q.num_wolves)
         assert chart_from_text(text) == chart_from_text(twin) == p.chart
-    from fleece.solver.mutton.puzzle.formats import parse_puzzle
+    from fleece.solver.puzzles.mutton.formats import parse_puzzle
 
     text = (ROOT / "puzzles" / "mutton" / "easy" / "001.txt").read_text()
     with pytest.raises(ParseError) as err:

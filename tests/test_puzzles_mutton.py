@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from fleece.rules.errors import ParseError
 from fleece.rules.mutton.chart import Chart, parse_chart, render_chart
 from fleece.rules.mutton.options import RuleSet
-from fleece.solver.mutton.puzzle.answer import (
+from fleece.solver.puzzles.core import Grade
+from fleece.solver.puzzles.mutton.answer import (
     Masks,
     answer,
     brute_force_sets,
@@ -29,18 +30,17 @@ from fleece.solver.mutton.puzzle.answer import (
     redundant_clues,
     without,
 )
-from fleece.solver.mutton.puzzle.answer import MuttonQuestion as Question
-from fleece.solver.mutton.puzzle.check import z3_verify
-from fleece.solver.mutton.puzzle.formats import (
+from fleece.solver.puzzles.mutton.answer import MuttonQuestion as Question
+from fleece.solver.puzzles.mutton.check import z3_verify
+from fleece.solver.puzzles.mutton.formats import (
     parse_puzzle,
     parse_solution_answer,
     puzzle_json,
     render_puzzle,
     render_solution,
 )
-from fleece.solver.mutton.puzzle.generate import attempt, game_moments, generate
-from fleece.solver.mutton.puzzle.human import Rule, human_solve
-from fleece.solver.puzzles.core import Grade
+from fleece.solver.puzzles.mutton.generate import attempt, game_moments, generate
+from fleece.solver.puzzles.mutton.human import Rule, human_solve
 
 RULES = RuleSet()
 
@@ -123,7 +123,7 @@ def test_minimality_checks_rounds() -> None:
 def test_generator_minimize_drops_a_redundant_mark() -> None:
     """The generator's clue-removal loop removes D's mark (and keeps round 1 and B's mark),
     whatever the random order."""
-    from fleece.solver.mutton.puzzle.generate import minimize
+    from fleece.solver.puzzles.mutton.generate import minimize
 
     for seed in range(4):
         small = minimize(_chart(SPARE_MARK), 1, Question.ALL, frozenset("A"), Grade.EASY,

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from fleece.solver.mutton.puzzle.check import z3_verify
-from fleece.solver.mutton.puzzle.formats import parse_puzzle, parse_solution_answer
-from fleece.solver.mutton.puzzle.human import human_solve
 from fleece.solver.puzzles.core import Grade
+from fleece.solver.puzzles.mutton.check import z3_verify
+from fleece.solver.puzzles.mutton.formats import parse_puzzle, parse_solution_answer
+from fleece.solver.puzzles.mutton.human import human_solve
 from fleece.solver.puzzles.pack import solution_path
 
 ROOT = Path(__file__).resolve().parent.parent / "puzzles"
@@ -47,10 +47,10 @@ def test_woof_pack_has_ten_per_grade() -> None:
 
 @pytest.mark.parametrize("path", WOOF, ids=lambda p: f"woof/{p.parent.name}/{p.name}")
 def test_woof_pack_puzzle(path: Path) -> None:
-    from fleece.solver.woof.puzzle.answer import answer
-    from fleece.solver.woof.puzzle.check import z3_answer
-    from fleece.solver.woof.puzzle.formats import parse_puzzle, solution_answer
-    from fleece.solver.woof.puzzle.human import human_solve
+    from fleece.solver.puzzles.woof.answer import answer
+    from fleece.solver.puzzles.woof.check import z3_answer
+    from fleece.solver.puzzles.woof.formats import parse_puzzle, solution_answer
+    from fleece.solver.puzzles.woof.human import human_solve
 
     ev, q, grade, _ = parse_puzzle(path.read_text(), str(path))
     ans, redundant = z3_answer(ev, q)

@@ -20,7 +20,7 @@ from fleece.rules.woof.evidence import Evidence, evidence_from_round
 from fleece.rules.woof.round import Table
 from fleece.rules.woof.simulate import simulate_round
 from fleece.solver.puzzles.core import Grade
-from fleece.solver.woof.puzzle.answer import (
+from fleece.solver.puzzles.woof.answer import (
     WOLVES,
     answer,
     answer_from,
@@ -28,21 +28,21 @@ from fleece.solver.woof.puzzle.answer import (
     redundant_facts,
     without,
 )
-from fleece.solver.woof.puzzle.formats import (
+from fleece.solver.puzzles.woof.formats import (
     parse_puzzle,
     render_puzzle,
     render_solution,
     solution_answer,
 )
-from fleece.solver.woof.puzzle.generate import generate
-from fleece.solver.woof.puzzle.human import WoofSolution, human_solve
+from fleece.solver.puzzles.woof.generate import generate
+from fleece.solver.puzzles.woof.human import WoofSolution, human_solve
 
 
 def rule_answer(ev: Evidence, q: int) -> tuple[WoofSolution, dict[int, set[Character]], str | None]:
     """The rule-limited solver's own answer: the solver decides `solved` by calling
     `answer_from` on its narrowed characters, so recording that call gives the characters it
     kept per seat and the answer it reached (the last call is on its final domains)."""
-    from fleece.solver.woof.puzzle import human
+    from fleece.solver.puzzles.woof import human
 
     seen: list[tuple[dict[int, set[Character]], str | None]] = []
 
@@ -165,7 +165,7 @@ def test_puzzle_check_data_for_a_good_a_contradictory_and_a_mislabelled_puzzle()
     unique, minimal, consistent and ok, and its solution file's answer matches; a wrong
     claimed answer is a MISMATCH; the contradictory evidence above is inconsistent and not
     unique; without a solution file no line about it."""
-    from fleece.solver.woof.puzzle.check import check_puzzle
+    from fleece.solver.puzzles.woof.check import check_puzzle
 
     root = Path(__file__).resolve().parent.parent / "puzzles" / "woof" / "medium"
     ev, q, grade, ident = parse_puzzle((root / "001.txt").read_text())

@@ -70,8 +70,8 @@ def _steps(solution: str) -> tuple[str, ...]:
 
 def _mutton(grade: str, number: str, text: str, json_text: str, solution: str) -> Puzzle:
     from fleece.rules.mutton.chart import Status
-    from fleece.solver.mutton.puzzle.answer import MuttonQuestion
-    from fleece.solver.mutton.puzzle.formats import parse_puzzle, parse_solution_answer
+    from fleece.solver.puzzles.mutton.answer import MuttonQuestion
+    from fleece.solver.puzzles.mutton.formats import parse_puzzle, parse_solution_answer
 
     spec = parse_puzzle(text, number)
     answer = parse_solution_answer(solution, number)
@@ -95,8 +95,8 @@ def _mutton(grade: str, number: str, text: str, json_text: str, solution: str) -
 
 def _woof(grade: str, number: str, text: str, json_text: str, solution: str) -> Puzzle:
     from fleece.rules.woof.cards import CHARACTERS
-    from fleece.solver.woof.puzzle.answer import WOLVES, question_text
-    from fleece.solver.woof.puzzle.formats import parse_puzzle, solution_answer
+    from fleece.solver.puzzles.woof.answer import WOLVES, question_text
+    from fleece.solver.puzzles.woof.formats import parse_puzzle, solution_answer
 
     ev, q, _, ident = parse_puzzle(text, number)
     answer_text = solution_answer(solution) or ""

@@ -1,9 +1,9 @@
 """Woof!! card catalogue as data: characters, values, appearances, targets, decks, questions.
 
-Everything the rules and the solver need to know about a card lives here as plain data, so the
-rest of the model never hard-codes a picture or a number. Sources: docs/rules.md section 2 (facts and
-W1-W2). Two pieces of data are not known from any source and are therefore *assumptions*, marked
-as such and overridable: the Dog's second target (W2) and the decks for 4-7 players.
+Everything the rules and the solver need to know about a card lives here as plain data, so the rest
+of the model never hard-codes a picture or a number. Sources: docs/rules.md section 2 (facts and
+W1-W2). Two pieces of data are not known from any source and are therefore *assumptions*, marked as
+such and overridable: the Dog's second target (W2) and the decks for 4-7 players.
 """
 
 from __future__ import annotations

@@ -26,7 +26,8 @@ from fleece.rules.woof.round import Table, WoofOptions, WoofRound, default_deck
 
 
 class WoofGame:
-    """The `Game` object of Woof!! (docs/rules.md section 2): one round, deal to final suspicions."""
+    """The `Game` object of Woof!! (docs/rules.md section 2): one round, deal to final
+    suspicions."""
 
     name = "woof"
 

@@ -89,7 +89,7 @@ def chart_from_text(text: str, *, reveal: bool = True) -> Chart:
 def puzzle_chart(text: str, *, reveal: bool = True) -> tuple[Chart, int]:
     """The chart and the number of wolves of a Mutton puzzle text."""
     from fleece.rules.mutton.chart import render_chart
-    from fleece.solver.mutton.puzzle.formats import parse_puzzle
+    from fleece.solver.puzzles.mutton.formats import parse_puzzle
 
     spec = parse_puzzle(text)
     if reveal:

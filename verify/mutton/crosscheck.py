@@ -36,9 +36,11 @@ from fleece.verify.mutton.z3model import (
 )
 from fleece.verify.result import FAILED, PASSED, UNKNOWN, CheckResult
 
-# The expectation of every cross-check (never its outcome): both models are written from docs/rules.md
-# section 1 alone, and the Python model must implement that reading exactly (conventions).
-BASIS = "docs/rules.md section 1: the Python model implements exactly the reading the Z3 model encodes"
+# The expectation of every cross-check (never its outcome): both models are written from
+# docs/rules.md section 1 alone, and the Python model must implement that reading exactly
+# (conventions).
+BASIS = ("docs/rules.md section 1: the Python model implements exactly the reading the Z3 model "
+         "encodes")
 
 _FATE = {Fate.ALIVE: ALIVE, Fate.EATEN: EATEN, Fate.SHOT: SHOT, Fate.DEVOURED: DEVOURED,
          Fate.ESCAPED: ESCAPED}

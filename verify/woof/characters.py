@@ -88,7 +88,8 @@ def w1_character(budget: Budget) -> CheckResult:
 
 
 def w1_catalogue(cfg: VerifyConfig) -> CheckResult:
-    """The Python model's card catalogue is docs/rules.md's: the basic and expert sets and values."""
+    """The Python model's card catalogue is docs/rules.md's: the basic and expert sets and
+    values."""
     t0 = time.perf_counter()
     want_basic = Counter(c.name for c in zm.BASIC_SET)
     want_expert = Counter(c.name for c in zm.EXPERT_SET)

@@ -8,8 +8,8 @@ Both readings are checked: (A) Thomas' Wolf tokens lie at Kenny and at Jason (th
 golden test plays it that way): the rulebook's result follows from W8-W9; (B) the narrative
 only, a Wolf token at Kenny and none at Jason: W9 gives no bonus, so the rulebook's stated result
 does not follow (REFUTED, with the score W9 gives). A third check shows the bonus comes exactly
-from the token at Jason. The Python model implements W9 as docs/rules.md reads it (the token must lie
-on the wrongly named seat), so it reproduces reading A's result and reading B's W9 score.
+from the token at Jason. The Python model implements W9 as docs/rules.md reads it (the token
+must lie on the wrongly named seat), so it reproduces reading A's result and reading B's W9 score.
 """
 
 from __future__ import annotations
@@ -243,8 +243,8 @@ def example_readings(cfg: VerifyConfig, budget: Budget) -> list[CheckResult]:
                            exc, t0))
     t0 = time.perf_counter()
     title = "Example, reading B (narrative): Thomas' Wolf token at Kenny only"
-    basis = ("docs/rules.md W9: the bonus needs the Shepherd's Wolf token on the seat wrongly named "
-             "as Wolf (Paul named Jason)")
+    basis = ("docs/rules.md W9: the bonus needs the Shepherd's Wolf token on the seat wrongly "
+             "named as Wolf (Paul named Jason)")
     sc = example_scoring("exb", dog2)
     try:
         ok, model = prove(budget, rulebook_result(sc), *sc.domain, _token(sc, KENNY),

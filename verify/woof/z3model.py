@@ -24,7 +24,7 @@ import z3
 
 Expr = Any  # z3 terms are untyped in z3's Python API
 
-# ---- characters, cards, questions, tokens (docs/rules.md section 2, facts) ------------------------
+# ---- characters, cards, questions, tokens (docs/rules.md section 2, facts) -----------------
 
 SHEEP, DOG, HUNTER, SHEPHERD, WOLF = range(5)
 CHARACTERS = (SHEEP, DOG, HUNTER, SHEPHERD, WOLF)

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from fleece.rules.mutton.chart import Chart, ChartRow, Status
-from fleece.solver.mutton.puzzle.answer import MuttonQuestion
-from fleece.solver.mutton.puzzle.human import human_solve
+from fleece.solver.puzzles.mutton.answer import MuttonQuestion
+from fleece.solver.puzzles.mutton.human import human_solve
 
 
 @dataclass(frozen=True)

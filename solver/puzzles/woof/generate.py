@@ -14,14 +14,14 @@ from fleece.rules.woof.round import Table
 from fleece.rules.woof.simulate import simulate_round
 from fleece.solver.puzzles.core import Grade, minimise
 from fleece.solver.puzzles.pool import collect
-from fleece.solver.woof.puzzle.answer import (
+from fleece.solver.puzzles.woof.answer import (
     WOLVES,
     answer,
     answer_from,
     possible,
     redundant_facts,
 )
-from fleece.solver.woof.puzzle.human import human_solve
+from fleece.solver.puzzles.woof.human import human_solve
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from typing import Any
 from fleece.rules.woof.cards import Character
 from fleece.rules.woof.evidence import Evidence
 from fleece.solver.puzzles.core import Grade
-from fleece.solver.woof.puzzle.answer import answer_from, question_text, without
-from fleece.solver.woof.puzzle.human import human_solve
+from fleece.solver.puzzles.woof.answer import answer_from, question_text, without
+from fleece.solver.puzzles.woof.human import human_solve
 
 Possible = dict[int, set[Character]]
 """Per seat, the characters some consistent deal gives it (z3's answer)."""

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from fleece.rules.mutton.chart import Chart
-from fleece.solver.mutton.puzzle.answer import Masks, MuttonQuestion, answer, letters_of
 from fleece.solver.puzzles.core import Grade
+from fleece.solver.puzzles.mutton.answer import Masks, MuttonQuestion, answer, letters_of
 
 
 class Rule(Enum):

@@ -14,7 +14,8 @@ from fleece.rules.mutton.chart import Chart, farmer_chart, render_chart
 from fleece.rules.mutton.game import GameState, Phase
 from fleece.rules.mutton.options import RuleSet
 from fleece.rules.mutton.simulate import random_move
-from fleece.solver.mutton.puzzle.answer import (
+from fleece.solver.puzzles.core import Grade, minimise
+from fleece.solver.puzzles.mutton.answer import (
     Clue,
     MuttonQuestion,
     _answer_is,
@@ -24,8 +25,7 @@ from fleece.solver.mutton.puzzle.answer import (
     renumbered,
     without,
 )
-from fleece.solver.mutton.puzzle.human import HumanSolution, human_solve
-from fleece.solver.puzzles.core import Grade, minimise
+from fleece.solver.puzzles.mutton.human import HumanSolution, human_solve
 from fleece.solver.puzzles.pool import collect
 
 MIN_ROUNDS = 2  # a puzzle about a chart should need at least two of its rounds

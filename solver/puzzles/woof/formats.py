@@ -18,9 +18,9 @@ from fleece.rules.text import (
 from fleece.rules.woof.evidence import Evidence, format_evidence, load_evidence
 from fleece.solver.puzzles.core import Grade
 from fleece.solver.puzzles.pack import write_files
-from fleece.solver.woof.puzzle.answer import WOLVES, question_text
-from fleece.solver.woof.puzzle.generate import WoofPuzzle
-from fleece.solver.woof.puzzle.human import human_solve
+from fleece.solver.puzzles.woof.answer import WOLVES, question_text
+from fleece.solver.puzzles.woof.generate import WoofPuzzle
+from fleece.solver.puzzles.woof.human import human_solve
 
 
 def render_puzzle(p: WoofPuzzle) -> str:

@@ -19,7 +19,7 @@ from fleece.rules.woof.evidence import (
     fact_line,
 )
 from fleece.solver.puzzles.core import Grade
-from fleece.solver.woof.puzzle.answer import answer_from
+from fleece.solver.puzzles.woof.answer import answer_from
 
 Hand = tuple[Card, Card]
 

@@ -26,10 +26,10 @@ from fleece.rules.text import (
     split_lines,
     whole_number,
 )
-from fleece.solver.mutton.puzzle.answer import Masks, MuttonQuestion, iter_sets, letters_of
-from fleece.solver.mutton.puzzle.generate import MuttonPuzzle
-from fleece.solver.mutton.puzzle.human import HumanSolution, Rule
 from fleece.solver.puzzles.core import Grade
+from fleece.solver.puzzles.mutton.answer import Masks, MuttonQuestion, iter_sets, letters_of
+from fleece.solver.puzzles.mutton.generate import MuttonPuzzle
+from fleece.solver.puzzles.mutton.human import HumanSolution, Rule
 from fleece.solver.puzzles.pack import write_files
 
 FORMAT = "fleece-puzzle"
