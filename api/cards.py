@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fleece.api.report import ABSENT, Report
-from fleece.rules.errors import ParseError
+from fleece.rules.errors import BudgetExceeded, ParseError
 
 __all__ = [
     "ConcentrationRequest",
@@ -261,7 +261,6 @@ def analyse_war(request: WarAnalyseRequest, progress: Progress = no_progress) ->
     estimate; the report's `method` and `reason` say which and why."""
     from fleece.rules.cards.deck import war_deck
     from fleece.rules.cards.war import Order, Runout
-    from fleece.solver.cards.war import TooLarge
 
     d = parse_deck(request.deck)
     war_deck(d)
@@ -287,7 +286,7 @@ def analyse_war(request: WarAnalyseRequest, progress: Progress = no_progress) ->
             reason = (f"all {exact.deals} deals are within max_deals {request.max_deals}: "
                       "every one played")
             return WarExactReport.from_json(exact.to_json(), reason=reason)
-        except TooLarge as exc:  # too large for the exact analysis: estimate instead
+        except BudgetExceeded as exc:  # too large for the exact analysis: estimate instead
             samples = DEFAULT_SAMPLES
             note = f"{exc.message}: estimated from {samples} seeded games instead"
             reason = note

@@ -17,7 +17,7 @@ from helpers.clirun import invoke
 
 from fleece.rules.cards.concentration import ConcOptions, ConcState, Deal, Flip
 from fleece.rules.cards.deck import Deck, arrangements, pairs, parse_deck
-from fleece.rules.errors import FleeceError, ParseError, RulesError
+from fleece.rules.errors import BudgetExceeded, FleeceError, ParseError, RulesError
 from fleece.solver.cards.concentration import (
     DEFAULT_MAX_STATES,
     KNOWN,
@@ -27,7 +27,6 @@ from fleece.solver.cards.concentration import (
     Duel,
     Position,
     Table,
-    TooLarge,
     canonical,
     choices,
     count_positions,
@@ -364,11 +363,11 @@ def test_budget_names_the_limit_before_any_work() -> None:
     """McCord's deck against a small state budget; a deck far beyond any budget is refused
     at once (its count overflows floats, no big numbers are built)."""
     assert count_positions(parse_deck("wolf")) == 16_753_158 <= DEFAULT_MAX_STATES
-    with pytest.raises(TooLarge, match=r"16,753,158 positions.*budget of 3,000,000"):
+    with pytest.raises(BudgetExceeded, match=r"16,753,158 positions.*budget of 3,000,000"):
         solve(parse_deck("wolf"), max_states=3_000_000)
-    with pytest.raises(TooLarge, match="memory"):
+    with pytest.raises(BudgetExceeded, match="memory"):
         solve(parse_deck("wolf"), max_memory=10**6)
-    with pytest.raises(TooLarge) as huge:
+    with pytest.raises(BudgetExceeded) as huge:
         solve([40] * 13)
     assert "\n" not in str(huge.value)
 

@@ -61,10 +61,6 @@ SECOND_NAMES = {MATCH: "partner", UNSEEN: "unseen", KNOWN: "known-other"}
 TOP_NEW, TOP_PASS, TOP_PAIR = 0, 1, 2
 
 
-class TooLarge(BudgetExceeded):
-    """The exact solution would exceed its state or memory budget."""
-
-
 # ---- positions ---------------------------------------------------------------------------
 
 
@@ -362,7 +358,7 @@ def solve(deck: Deck | Sequence[int], *, players: int = 1, natural: bool = False
           max_states: int = DEFAULT_MAX_STATES, max_memory: int = DEFAULT_MAX_MEMORY,
           progress: Progress | None = None, timeout: float | None = None) -> Table:
     """Solve every position of a deck (kind counts): solitaire (`players` 1) or two players
-    (2); with `natural`, the value of the natural rule instead of the optimum. TooLarge
+    (2); with `natural`, the value of the natural rule instead of the optimum. BudgetExceeded
     beyond `max_states` positions or `max_memory` bytes (checked before any work); Stopped
     after `timeout` seconds or the current deadline (checked between compiled chunks)."""
     import numpy as np
@@ -377,7 +373,7 @@ def solve(deck: Deck | Sequence[int], *, players: int = 1, natural: bool = False
     space = Space(counts)
     n = space.size
     if n > max_states:
-        raise TooLarge("positions", max_states, field="max_states",
+        raise BudgetExceeded("positions", max_states, field="max_states",
                        detail=f"{n:,} positions, more than the exact solver's budget of "
                               f"{max_states:,}")
     cards = sum(counts)
@@ -385,13 +381,13 @@ def solve(deck: Deck | Sequence[int], *, players: int = 1, natural: bool = False
     nl = int(limbs[-1])
     runs = min(space.kinds, len(space.code_rs) - 1)
     if runs > MAX_RUNS:
-        raise TooLarge("different (r, s) kinds in a position", MAX_RUNS,
+        raise BudgetExceeded("different (r, s) kinds in a position", MAX_RUNS,
                        detail=f"positions with up to {runs} different (r, s) kinds: more "
                               f"than the solver's {MAX_RUNS}")
     slots = MAX_RUNS
     need = n * (4 * nl + 8)
     if need > max_memory:
-        raise TooLarge("bytes of tables", max_memory, field="max_memory",
+        raise BudgetExceeded("bytes of tables", max_memory, field="max_memory",
                        detail=f"{n:,} positions need {need / 2**20:,.0f} MiB, more than the "
                               f"memory budget of {max_memory / 2**20:,.0f} MiB")
     deadline = current()
@@ -885,7 +881,7 @@ class Duel:
     def outcomes(self, max_entries: int = 2_000_000) -> dict[str, Fraction]:
         """Under the optimal policy, the exact probabilities that the first player ends with
         more pairs, fewer, as many, or that the game stalls (both pass), by a forward pass
-        over (position, who moves, pair difference); TooLarge beyond `max_entries`."""
+        over (position, who moves, pair difference); BudgetExceeded beyond `max_entries`."""
         return _duel_outcomes(self.table, max_entries)
 
 
@@ -924,7 +920,7 @@ def _duel_outcomes(table: Table, max_entries: int) -> dict[str, Fraction]:
         for (pos, first_moves), dist in layers.pop(rank).items():
             entries += len(dist)
             if entries > max_entries:
-                raise TooLarge("(position, score) pairs for the outcome split", max_entries)
+                raise BudgetExceeded("(position, score) pairs for the outcome split", max_entries)
             if not pos:
                 for d, p in dist.items():
                     result["first" if d > 0 else "second" if d < 0 else "tie"] += p
@@ -997,7 +993,7 @@ def solve_duel(deck: Deck, *, max_states: int = DEFAULT_MAX_STATES, outcomes: bo
     if outcomes and duel.table.space.size <= OUTCOME_MAX_STATES:
         try:
             split = duel.outcomes()
-        except TooLarge:
+        except BudgetExceeded:
             split = None
     table: list[tuple[str, str]] = []
     if all(k.count == 2 for k in deck.kinds):

@@ -30,10 +30,6 @@ Piles = tuple[tuple[int, ...], tuple[int, ...]]
 Progress = Callable[[int], None]
 
 
-class TooLarge(BudgetExceeded):
-    """The exact analysis would exceed its budget (deals or chain states)."""
-
-
 def _step_lose_fixed(a: tuple[int, ...], b: tuple[int, ...], winner_first: bool
                      ) -> Piles | int:
     """One battle with run-out `lose` and a fixed order, inlined for speed: the next piles,
@@ -139,7 +135,7 @@ def analyse_fixed(deck: Deck, order: Order, runout: Runout = Runout.LOSE, *,
         raise ValueError("use analyse_random for the random order")
     deals_total = deck.arrangements()
     if deals_total > max_deals:
-        raise TooLarge("deals", max_deals, field="max_deals",
+        raise BudgetExceeded("deals", max_deals, field="max_deals",
                        detail=f"{deals_total} deals exceed the exact budget of {max_deals}")
     # memo value: (period << 40) | (battles << 2) | outcome, one int per pile pair
     memo: dict[Piles, int] = {}
@@ -282,7 +278,7 @@ def analyse_random(deck: Deck, runout: Runout = Runout.LOSE, *,
     kinds = len(deck.kinds)
     deals = deck.arrangements()
     if deals > max_states * 50:
-        raise TooLarge("chain states", max_states, field="max_states",
+        raise BudgetExceeded("chain states", max_states, field="max_states",
                        detail=f"{deals} deals: the chain is far beyond the exact budget of "
                               f"{max_states} states")
     starts: dict[Piles, int] = {}
@@ -296,7 +292,7 @@ def analyse_random(deck: Deck, runout: Runout = Runout.LOSE, *,
         if s in trans:
             continue
         if len(trans) >= max_states:
-            raise TooLarge("chain states", max_states, field="max_states",
+            raise BudgetExceeded("chain states", max_states, field="max_states",
                            detail=f"the random-order chain has more than {max_states} states")
         r = _random_successors(s, runout, kinds)
         trans[s] = r
