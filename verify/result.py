@@ -35,6 +35,7 @@ can refuse IDs that cannot occur.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field, replace
 
 PROVED = "PROVED"
@@ -190,3 +191,13 @@ def undecided(section: str, name: str, title: str, *, expected: str, reason: str
     UNKNOWN, which fails the run; `reason` says what gave up."""
     return CheckResult(section, name, title, UNKNOWN, expected, clauses,
                        f"undecided: {reason}", "", seconds, dict(data or {}), basis)
+
+
+def judged(section: str, name: str, title: str, ok: bool, expected: str,
+           clauses: tuple[str, ...], detail: str, witness: str, t0: float, basis: str,
+           data: dict[str, object] | None = None) -> CheckResult:
+    """A check whose outcome is the expectation when `ok`, else its opposite (PASSED and
+    FAILED, PROVED and REFUTED), timed from `t0` (time.perf_counter())."""
+    opposite = {PASSED: FAILED, PROVED: REFUTED, REFUTED: PROVED}[expected]
+    return CheckResult(section, name, title, expected if ok else opposite, expected, clauses,
+                       detail, witness, time.perf_counter() - t0, dict(data or {}), basis)

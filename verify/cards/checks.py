@@ -49,26 +49,16 @@ from fleece.verify.cards import memory
 from fleece.verify.cards.config import VerifyConfig
 from fleece.verify.cards.ids import CONC_ENDLESS, HERD_ENDLESS, WAR_CYCLE
 from fleece.verify.result import (
-    FAILED,
     NO_END,
     PASSED,
     PROVED,
-    REFUTED,
     CheckResult,
     RulesGap,
     gap_found,
+    judged,
 )
 
 RULES = "docs/rules.md section 4"
-
-
-def _result(section: str, name: str, title: str, ok: bool, expected: str,
-            clauses: tuple[str, ...], detail: str, witness: str, t0: float, basis: str,
-            data: dict[str, object] | None = None) -> CheckResult:
-    """A check whose outcome is the expectation when `ok`, else its opposite."""
-    opposite = {PASSED: FAILED, PROVED: REFUTED, REFUTED: PROVED}[expected]
-    return CheckResult(section, name, title, expected if ok else opposite, expected, clauses,
-                       detail, witness, time.perf_counter() - t0, dict(data or {}), basis)
 
 
 # ---- War battles (K1, K2) -----------------------------------------------------------------
@@ -118,11 +108,11 @@ def war_battles(cfg: VerifyConfig) -> CheckResult:
             have = (got.winner, len(got.played[0]), len(got.played[1]), got.runout)
             checked += 1
             if have != want or got.played != (a[:want[1]], b[:want[2]]):
-                return _result("rules", "war-battle", "War battles and wars (K1, K2)", False,
+                return judged("rules", "war-battle", "War battles and wars (K1, K2)", False,
                                PASSED, ("K1", "K2"), f"{checked} pile pairs; a mismatch",
                                f"A {a} B {b} run-out {runout.value}: model {have}, K2 {want}",
                                t0, f"{RULES} K1-K2")
-    return _result("rules", "war-battle", "War battles and wars (K1, K2)", True, PASSED,
+    return judged("rules", "war-battle", "War battles and wars (K1, K2)", True, PASSED,
                    ("K1", "K2"), f"{checked} pile pairs up to {max_len} cards, both run-out "
                    "rules", "", t0, f"{RULES} K1-K2")
 
@@ -152,10 +142,10 @@ def war_orders(cfg: VerifyConfig) -> CheckResult:
                     ok = {m.returned for m in moves if isinstance(m, Battle)} == want and \
                         sum(s.chance_probability(m) for m in moves) == 1
             if not ok:
-                return _result("rules", "war-orders", "Return orders (K2)", False, PASSED,
+                return judged("rules", "war-orders", "Return orders (K2)", False, PASSED,
                                ("K2",), "a battle's return order differs", f"deal {deal} "
                                f"order {order.value}", t0, f"{RULES} K2")
-    return _result("rules", "war-orders", "Return orders (K2)", True, PASSED, ("K2",),
+    return judged("rules", "war-orders", "Return orders (K2)", True, PASSED, ("K2",),
                    f"first battle of {n} deals under the three orders", "", t0, f"{RULES} K2")
 
 
@@ -273,7 +263,7 @@ def herd_moves(cfg: VerifyConfig) -> CheckResult:
         if got != want:
             extra = sorted(map(format_move, got - want))
             missing = sorted(map(format_move, want - got))
-            return _result("rules", "herd-moves", "Herd card effects (K3)", False, PASSED,
+            return judged("rules", "herd-moves", "Herd card effects (K3)", False, PASSED,
                            ("K3",), f"{checked} tables; legal moves differ from K3",
                            f"hand {_hand_text(hand)}, own herd {mine}, other {other}, discard "
                            f"{_hand_text(discard)}: not in K3 {extra}, missing {missing}",
@@ -281,10 +271,10 @@ def herd_moves(cfg: VerifyConfig) -> CheckResult:
         for m in got:
             after = state.play(m)
             if not _effect_ok(state, m, after):
-                return _result("rules", "herd-moves", "Herd card effects (K3)", False, PASSED,
+                return judged("rules", "herd-moves", "Herd card effects (K3)", False, PASSED,
                                ("K3",), "a move's effect differs from K3",
                                f"hand {_hand_text(hand)}: {format_move(m)}", t0, f"{RULES} K3")
-    return _result("rules", "herd-moves", "Herd card effects (K3)", True, PASSED, ("K3",),
+    return judged("rules", "herd-moves", "Herd card effects (K3)", True, PASSED, ("K3",),
                    f"{checked} tables (every hand of 1-3 cards), every legal move's effect",
                    "", t0, f"{RULES} K3")
 
@@ -334,11 +324,11 @@ def conc_turns(cfg: VerifyConfig) -> CheckResult:
                       and t.to_move == (s.to_move if match else 1 - s.to_move)
                       and t.turns == s.turns + 1)
             if not ok:
-                return _result("rules", "conc-turns", "Concentration turns (K4)", False,
+                return judged("rules", "conc-turns", "Concentration turns (K4)", False,
                                PASSED, ("K4",), "a flip's effect differs from K4",
                                f"deck {spec}: flip {position_name(m.position)}", t0,
                                f"{RULES} K4")
-    return _result("rules", "conc-turns", "Concentration turns (K4)", True, PASSED, ("K4",),
+    return judged("rules", "conc-turns", "Concentration turns (K4)", True, PASSED, ("K4",),
                    f"{n} transitions of every reachable position", "", t0, f"{RULES} K4")
 
 
@@ -372,7 +362,7 @@ def war_conservation(cfg: VerifyConfig) -> CheckResult:
                 states += 1
                 assert s.piles is not None
                 if sorted(s.piles[0] + s.piles[1]) != want:
-                    return _result("conservation", "war-cards", "War conserves the deck (K2)",
+                    return judged("conservation", "war-cards", "War conserves the deck (K2)",
                                    False, PROVED, ("K2",), "cards lost or made",
                                    format_position(s).replace("\n", " | "), t0, f"{RULES} K2")
                 if not s.is_terminal():
@@ -388,11 +378,11 @@ def war_conservation(cfg: VerifyConfig) -> CheckResult:
             s = s.play(s.sample_chance(rng))
             assert s.piles is not None
             if sorted(s.piles[0] + s.piles[1]) != want:
-                return _result("conservation", "war-cards", "War conserves the deck (K2)",
+                return judged("conservation", "war-cards", "War conserves the deck (K2)",
                                False, PROVED, ("K2",), "cards lost or made in random play",
                                format_position(s).replace("\n", " | ")[:500], t0,
                                f"{RULES} K2")
-    return _result("conservation", "war-cards", "War conserves the deck (K2)", True, PROVED,
+    return judged("conservation", "war-cards", "War conserves the deck (K2)", True, PROVED,
                    ("K1", "K2"), f"exhaustive: {states} states of {', '.join(specs)} under the "
                    f"three orders; random: {games} games of the Wolf! deck", "", t0,
                    f"{RULES} K2")
@@ -414,7 +404,7 @@ def herd_conservation(cfg: VerifyConfig) -> CheckResult:
             continue
         seen.add(s)
         if s.kind_totals() != options.counts():
-            return _result("conservation", "herd-cards", "Herd game conserves the deck (K3)",
+            return judged("conservation", "herd-cards", "Herd game conserves the deck (K3)",
                            False, PROVED, ("K3",), "cards lost or made", str(s)[:400], t0,
                            f"{RULES} K3")
         if not s.is_terminal():
@@ -429,10 +419,10 @@ def herd_conservation(cfg: VerifyConfig) -> CheckResult:
             m = s.sample_chance(rng) if s.is_chance_node() else moves[rng.randrange(len(moves))]
             s = s.play(m)
             if s.kind_totals() != opts.counts():
-                return _result("conservation", "herd-cards", "Herd game conserves the deck "
+                return judged("conservation", "herd-cards", "Herd game conserves the deck "
                                "(K3)", False, PROVED, ("K3",), "cards lost or made in play",
                                format_move(m), t0, f"{RULES} K3")
-    return _result("conservation", "herd-cards", "Herd game conserves the deck (K3)", True,
+    return judged("conservation", "herd-cards", "Herd game conserves the deck (K3)", True,
                    PROVED, ("K3",), f"exhaustive: {len(seen)} states of {deck.spec()} "
                    f"(2 players, 10 turns); random: {games} games of McCord's deck", "", t0,
                    f"{RULES} K3")
@@ -453,7 +443,7 @@ def conc_conservation(cfg: VerifyConfig) -> CheckResult:
     for _, _, t in _conc_states(cfg, parse_deck(spec), 2):
         n += 1
         if not ok(t):
-            return _result("conservation", "conc-cards", "Concentration conserves the deck "
+            return judged("conservation", "conc-cards", "Concentration conserves the deck "
                            "(K4)", False, PROVED, ("K4",), "pairs do not add up", str(t)[:300],
                            t0, f"{RULES} K4")
     rng = random.Random(cfg.seed)
@@ -464,10 +454,10 @@ def conc_conservation(cfg: VerifyConfig) -> CheckResult:
         while not s.is_terminal():
             s = s.play(CONCENTRATION.random_move(s, rng))
             if s.layout is not None and not ok(s):
-                return _result("conservation", "conc-cards", "Concentration conserves the "
+                return judged("conservation", "conc-cards", "Concentration conserves the "
                                "deck (K4)", False, PROVED, ("K4",), "pairs do not add up",
                                "", t0, f"{RULES} K4")
-    return _result("conservation", "conc-cards", "Concentration conserves the deck (K4)", True,
+    return judged("conservation", "conc-cards", "Concentration conserves the deck (K4)", True,
                    PROVED, ("K4",), f"exhaustive: {n} transitions of {spec}; random games of "
                    "McCord's deck", "", t0, f"{RULES} K4")
 
@@ -476,7 +466,7 @@ def partners(cfg: VerifyConfig) -> CheckResult:
     """K4: every kind of McCord's deck has an even count, so every card has a partner."""
     t0 = time.perf_counter()
     odd = [k.name for k in WOLF_DECK.kinds if k.count % 2]
-    return _result("conservation", "k4-partners", "Every card of McCord's deck has a partner "
+    return judged("conservation", "k4-partners", "Every card of McCord's deck has a partner "
                    "(K4)", not odd, PROVED, ("K3", "K4"), "counts " + ", ".join(
                        f"{k.name} {k.count}" for k in WOLF_DECK.kinds), ", ".join(odd), t0,
                    f"{RULES} K4 (a check should confirm it)")
@@ -595,7 +585,7 @@ def war_termination(cfg: VerifyConfig) -> CheckResult:
         found = {spec: random_order_ends(parse_deck(spec), cfg.runout)
                  for spec in ("pairs:2", "pairs:3", "1,2,3,4,5")}
         stuck = [f"{spec}: {why}" for spec, (ok, _, why) in found.items() if not ok]
-        return _result("termination", "war-ends", title, not stuck, PROVED, ("K2",),
+        return judged("termination", "war-ends", title, not stuck, PROVED, ("K2",),
                        "random order: P(end) = 1 on " + ", ".join(
                            f"{spec} ({n} pile pairs, each can reach the end)"
                            for spec, (_, n, _) in found.items()), "; ".join(stuck), t0,
@@ -604,7 +594,7 @@ def war_termination(cfg: VerifyConfig) -> CheckResult:
         deck = parse_deck(spec)
         cycles, deals, example, differ = war_cycles(deck, cfg.order, cfg.runout)
         if differ:
-            return _result("termination", "war-ends", title, False, PROVED, ("K2",),
+            return judged("termination", "war-ends", title, False, PROVED, ("K2",),
                            "the rules model and K2 read afresh end a game differently",
                            differ, t0, f"{RULES} K2")
         if example is None:
@@ -624,7 +614,7 @@ def war_termination(cfg: VerifyConfig) -> CheckResult:
                          basis=f"{RULES} K2 (a repeated pile pair never ends)",
                          seconds=time.perf_counter() - t0,
                          data={"deck": spec, "cycles": cycles, "deals": deals})
-    return _result("termination", "war-ends", title, True, PROVED, ("K2",),
+    return judged("termination", "war-ends", title, True, PROVED, ("K2",),
                    "no cycling deal in the decks searched", "", t0, f"{RULES} K2")
 
 
@@ -670,7 +660,7 @@ def herd_termination(cfg: VerifyConfig) -> CheckResult:
                      f"{format_move(m)}")
         s = s.play(m)
     # no repeat found: check that a crook-free deck ends (exhaustive on a small one)
-    return _result("termination", "herd-ends", title, True, PROVED, ("K3",),
+    return judged("termination", "herd-ends", title, True, PROVED, ("K3",),
                    "no repeating play found", "", t0, f"{RULES} K3")
 
 
@@ -695,13 +685,13 @@ def herd_without_crook(cfg: VerifyConfig) -> CheckResult:
         k = _herd_key(t)
         c = colour.get(k, 0)
         if c == 1:
-            return _result("termination", "herd-ends-without-crook", "Herd games without a "
+            return judged("termination", "herd-ends-without-crook", "Herd games without a "
                            "crook end (K3)", False, PROVED, ("K3",), "a position repeats",
                            format_move(m), t0, f"{RULES} K3")
         if c == 0:
             colour[k] = 1
             stack.append((t, t.legal_moves()))
-    return _result("termination", "herd-ends-without-crook", "Herd games without a crook end "
+    return judged("termination", "herd-ends-without-crook", "Herd games without a crook end "
                    "(K3)", True, PROVED, ("K3",), f"{len(colour)} positions of {deck.spec()}, "
                    "no cycle", "", t0, f"{RULES} K3 (every card is played or discarded)")
 
@@ -726,7 +716,7 @@ def conc_termination(cfg: VerifyConfig) -> CheckResult:
         return gap_found("termination", "conc-ends", "Does every Concentration game end? "
                          "(K4)", gap, clauses=("K4",), basis=f"{RULES} K4 (the game is over "
                          "when every pair is taken)", seconds=time.perf_counter() - t0)
-    return _result("termination", "conc-ends", "Does every Concentration game end? (K4)", True,
+    return judged("termination", "conc-ends", "Does every Concentration game end? (K4)", True,
                    PROVED, ("K4",), "no repeat", "", t0, f"{RULES} K4")
 
 
@@ -759,7 +749,7 @@ def vw_small(cfg: VerifyConfig) -> CheckResult:
     wrong = [f"pairs:{n}: search {a}, recurrence {b}, published {c}"
              for n, (a, b, c) in enumerate(zip(search, recurrence, VW_SMALL, strict=True), 1)
              if not a == b == c]
-    return _result("literature", "vw-small", "Solitaire E(1), E(2), E(3) = 1, 8/3, 13/3 "
+    return judged("literature", "vw-small", "Solitaire E(1), E(2), E(3) = 1, 8/3, 13/3 "
                    "(Velleman & Warrington)", not wrong, PASSED,
                    ("K4",), "layouts through the rules model: " + ", ".join(map(str, search))
                    + "; the recurrence: " + ", ".join(map(str, recurrence)), "; ".join(wrong),
@@ -777,7 +767,7 @@ def vw_asymptote(cfg: VerifyConfig) -> CheckResult:
     c = 3 - 2 * math.log(2)
     gap = float(values[-1]) - (c * n + 7 / 8 - 2 * math.log(2))
     bounds = all(1.5 * k - 1 <= v < 1.75 * k for k, v in enumerate(values, start=1))
-    return _result("literature", "vw-asymptote", "E(n) approaches (3 - 2 ln 2) n + 7/8 - "
+    return judged("literature", "vw-asymptote", "E(n) approaches (3 - 2 ln 2) n + 7/8 - "
                    "2 ln 2; 1.5 n - 1 <= E(n) < 1.75 n", abs(gap) < 0.01 and bounds,
                    PASSED, ("K4",), f"E({n}) = {float(values[-1]):.6f}, minus the "
                    f"asymptote {gap:+.6f}; bounds hold for n <= {n}: {bounds}", "", t0,
@@ -792,7 +782,7 @@ def war_cycle_counts(cfg: VerifyConfig) -> CheckResult:
     found = {o.value: war_cycles(deck, o, Runout.LOSE)
              for o in (Order.WINNER_FIRST, Order.LOSER_FIRST)}
     differ = "; ".join(d for _, _, _, d in found.values() if d)
-    return _result("literature", "war-cycles", "Fixed return orders cycle on small decks "
+    return judged("literature", "war-cycles", "Fixed return orders cycle on small decks "
                    "with strict ranks (Spivey; Lakshtanov & Roshchina)",
                    not differ and all(c > 0 for c, _, _, _ in found.values()), PROVED,
                    ("K2",), "cycling deals of 1,2,3,4,5 (of 120): " + ", ".join(
@@ -812,7 +802,7 @@ def zp_table_check(cfg: VerifyConfig) -> CheckResult:
     wrong = [f"n={n}: {rows[n - 1]}, published {ZP_ROWS[n]}" for n in bad]
     wrong += [f"pairs:{n}: search {a}, recurrence {b}"
               for n, a, b in zip((2, 3), search, recurrence, strict=True) if a != b]
-    return _result("literature", "zp-moves", "Two-player optimal move classes (Zwick & "
+    return judged("literature", "zp-moves", "Two-player optimal move classes (Zwick & "
                    "Paterson's table)", not wrong, PASSED, ("K4",),
                    f"n = 1..{top}: " + ("all rows equal" if not bad else f"rows {bad} differ")
                    + f"; e(2), e(3) by search {search[0]}, {search[1]}, by the recurrence "
@@ -836,7 +826,7 @@ def conc_multi(cfg: VerifyConfig) -> CheckResult:
     want = MULTI["a*4,b*4"] + MULTI["hand"]
     witness = "" if ok else f"found {', '.join(map(str, got + hand_values))}, expected " \
         f"{', '.join(map(str, want))}"
-    return _result("literature", "conc-multi", "Concentration with four cards of a kind: a "
+    return judged("literature", "conc-multi", "Concentration with four cards of a kind: a "
                    "known card partners every later card of its kind (K4)", ok, PASSED,
                    ("K4",), f"a*4,b*4: {got[0]} turns alone, first player {got[1]} pairs; "
                    f"4 left 2 known + a new pair: {hand_values[0]} with a new card first, "

@@ -22,7 +22,7 @@ from fleece.rules.woof.cards import (
 from fleece.rules.woof.moves import Ask, CardPick, Look
 from fleece.rules.woof.round import AskEvent, LookEvent
 from fleece.verify.budget import Budget, Undecided
-from fleece.verify.result import PASSED, PROVED, REFUTED, CheckResult
+from fleece.verify.result import PASSED, PROVED, REFUTED, CheckResult, judged
 from fleece.verify.woof import z3model as zm
 from fleece.verify.woof.common import (
     FROM_Z3,
@@ -37,7 +37,6 @@ from fleece.verify.woof.common import (
     gave_up,
     hand_for,
     prove,
-    result,
 )
 from fleece.verify.woof.config import VerifyConfig
 
@@ -82,7 +81,7 @@ def w1_character(budget: Budget) -> CheckResult:
     except Undecided as exc:
         return gave_up(SECTION, "w1-character", title, PROVED, ("W1",), basis, exc, t0)
     witness = "" if ok else f"pictures {model.eval(a)}, {model.eval(b)}"
-    return result(SECTION, "w1-character", title, ok, PROVED, ("W1",),
+    return judged(SECTION, "w1-character", title, ok, PROVED, ("W1",),
                   "for all pictures: character in {a, b} with value max(value a, value b); "
                   "equal values only for equal pictures", witness, t0, basis)
 
@@ -104,7 +103,7 @@ def w1_catalogue(cfg: VerifyConfig) -> CheckResult:
         problems.append(f"expert set {dict(got_expert)} != {dict(want_expert)}")
     if values != want_values:
         problems.append(f"values {values} != {want_values}")
-    return result(SECTION, "w1-catalogue", "The model's cards and values are docs/rules.md's",
+    return judged(SECTION, "w1-catalogue", "The model's cards and values are docs/rules.md's",
                   not problems, PASSED, ("W1",),
                   f"{sum(want_basic.values())} basic and {sum(want_expert.values())} expert "
                   "cards, five values", "; ".join(problems), t0, "docs/rules.md section 2 facts")
@@ -125,7 +124,7 @@ def w1_pairs(cfg: VerifyConfig) -> CheckResult:
             continue
         if got is not want:
             bad.append(f"{a.name}+{b.name}: model {got.value}, Z3 {want.value}")
-    return result(SECTION, "w1-pairs", "W1 on every pair of basic and expert cards: model = Z3",
+    return judged(SECTION, "w1-pairs", "W1 on every pair of basic and expert cards: model = Z3",
                   not bad, PASSED, ("W1",), f"{len(pairs)} pairs of cards; {len(bad)} disagree",
                   "; ".join(bad[:5]), t0, f"{RULES}: the model implements W1 exactly",
                   {"pairs": len(pairs)})
@@ -153,7 +152,7 @@ def w2_targets(budget: Budget) -> CheckResult:
     witness = "" if ok else f"character {model.eval(c)}, Dog target {model.eval(d)}"
     note = (f"; only a Dog whose second target is the Dog would target itself "
             f"({zm.NAMES[own.eval(c).as_long()]})" if own is not None else "")
-    return result(SECTION, "w2-targets", title, ok, PROVED, ("W2", "W8"),
+    return judged(SECTION, "w2-targets", title, ok, PROVED, ("W2", "W8"),
                   "for every character and every Dog second target other than the Dog" + note,
                   witness, t0, basis)
 
@@ -179,7 +178,7 @@ def w2_model(cfg: VerifyConfig) -> CheckResult:
             if tuple(got) != want_t:
                 bad.append(f"{zm.NAMES[ch]} (Dog target {dog2.value}): model {got}, Z3 "
                            f"{[t.value for t in want_t]}")
-    return result(SECTION, "w2-model", "W2 targets: model = Z3 (every Dog second target)",
+    return judged(SECTION, "w2-model", "W2 targets: model = Z3 (every Dog second target)",
                   not bad, PASSED, ("W2",), f"{tried} characters x Dog targets", "; ".join(bad[:4]),
                   t0, f"{RULES}: the model implements W2 exactly")
 
@@ -207,7 +206,7 @@ def w3_dummy(budget: Budget) -> CheckResult:
         return gave_up(SECTION, "w3-dummy", title, PROVED, ("W3",), basis, exc, t0)
     good = ok and look is not None and named is True
     witness = "" if ok else f"a legal turn with seat {model.eval(st.cur)} to move"
-    return result(SECTION, "w3-dummy", title, good, PROVED, ("W3",),
+    return judged(SECTION, "w3-dummy", title, good, PROVED, ("W3",),
                   "every legal turn: the seat to move acts (1-4) and asks an acting seat; a look "
                   "at seat 5 is legal at the deal; seat 5 may be named", witness, t0, basis)
 
@@ -239,7 +238,7 @@ def w4_announce(budget: Budget) -> CheckResult:
         witness = f"appearance {model.eval(app)}, viewer {model.eval(viewer)}"
     elif not ok2:
         witness = f"viewer {model2.eval(viewer)}"
-    return result(SECTION, "w4-announce", title, ok and ok2, PROVED, ("W4", "W11"),
+    return judged(SECTION, "w4-announce", title, ok and ok2, PROVED, ("W4", "W11"),
                   "for every appearance and viewer; every card's announcement is a token side "
                   "or '?'", witness, t0, basis)
 
@@ -263,7 +262,7 @@ def w4_wolf_claim(budget: Budget) -> CheckResult:
     except Undecided as exc:
         return gave_up(SECTION, "w4-wolf-claim", title, REFUTED, ("W4",), basis, exc, t0)
     found.sort(key=lambda text: text.startswith("shepherd"))
-    return result(SECTION, "w4-wolf-claim", title, bool(found), REFUTED, ("W4",),
+    return judged(SECTION, "w4-wolf-claim", title, bool(found), REFUTED, ("W4",),
                   f"{len(found)} cards announced Wolf without a Wolf picture",
                   "; ".join(found[:3]), t0, basis)
 
@@ -291,7 +290,7 @@ def w4_model(cfg: VerifyConfig) -> CheckResult:
             if got != want:
                 bad.append(f"{zm.NAMES[viewer]} sees {c.name}: model {zm.face_name(got)}, Z3 "
                            f"{zm.face_name(want)}")
-    return result(SECTION, "w4-model", "W4 on every card and viewer: model = Z3", not bad,
+    return judged(SECTION, "w4-model", "W4 on every card and viewer: model = Z3", not bad,
                   PASSED, ("W4",), f"{tried} card x viewer looks; {len(bad)} disagree",
                   "; ".join(bad[:4]), t0, f"{RULES}: the model implements W4 exactly")
 
@@ -322,7 +321,7 @@ def w5_answers(budget: Budget) -> CheckResult:
     except Undecided as exc:
         return gave_up(SECTION, "w5-answers", title, PROVED, ("W1", "W5"), basis, exc, t0)
     witness = "" if ok else f"pictures {model.eval(a)}, {model.eval(b)}"
-    return result(SECTION, "w5-answers", title, ok, PROVED, ("W1", "W5"),
+    return judged(SECTION, "w5-answers", title, ok, PROVED, ("W1", "W5"),
                   "for all pairs of pictures", witness, t0, basis)
 
 
@@ -341,7 +340,7 @@ def w5_hunter_claim(budget: Budget) -> CheckResult:
         pa, pb = m.eval(a).as_long(), m.eval(b).as_long()
         witness = (f"cards {zm.NAMES[pa]} + {zm.NAMES[pb]}: yes to q4, character "
                    f"{zm.NAMES[evaluate(zm.character(pa, pb))]}")
-    return result(SECTION, "w5-hunter-claim", title, m is not None, REFUTED, ("W5",),
+    return judged(SECTION, "w5-hunter-claim", title, m is not None, REFUTED, ("W5",),
                   "a Hunter picture under a higher card", witness, t0, basis)
 
 
@@ -366,7 +365,7 @@ def w5_model(cfg: VerifyConfig) -> CheckResult:
             tried += 1
             if got != want:
                 bad.append(f"{q.value} to {a.name}+{b.name}: model {got}, Z3 {want}")
-    return result(SECTION, "w5-model", "W5 on every question and pair of cards: model = Z3",
+    return judged(SECTION, "w5-model", "W5 on every question and pair of cards: model = Z3",
                   not bad, PASSED, ("W5",), f"{tried} questions asked; {len(bad)} disagree",
                   "; ".join(bad[:4]), t0, f"{RULES}: the model implements W5 exactly")
 

@@ -20,7 +20,7 @@ from fleece.rules.woof.cards import QUESTION_DECK, Card, Character, QuestionCard
 from fleece.rules.woof.moves import Deal
 from fleece.rules.woof.round import WoofOptions, WoofRound
 from fleece.verify.budget import Budget, Undecided
-from fleece.verify.result import FAILED, PASSED, PROVED, REFUTED, CheckResult, undecided
+from fleece.verify.result import CheckResult, undecided
 from fleece.verify.woof import z3model as zm
 
 RULES = "docs/rules.md section 2"
@@ -29,15 +29,6 @@ RULES = "docs/rules.md section 2"
 TO_Z3: dict[Character, int] = {Character(name): i for i, name in enumerate(zm.NAMES)}
 FROM_Z3: dict[int, Character] = {i: c for c, i in TO_Z3.items()}
 QUESTION_INDEX: dict[QuestionCard, int] = {QuestionCard(q): i for i, q in enumerate(zm.QUESTIONS)}
-
-
-def result(section: str, name: str, title: str, ok: bool, expected: str,
-           clauses: tuple[str, ...], detail: str, witness: str, t0: float, basis: str,
-           data: dict[str, object] | None = None) -> CheckResult:
-    """A check whose outcome is the expectation when `ok`, else its opposite."""
-    opposite = {PASSED: FAILED, PROVED: REFUTED, REFUTED: PROVED}[expected]
-    return CheckResult(section, name, title, expected if ok else opposite, expected, clauses,
-                       detail, witness, time.perf_counter() - t0, dict(data or {}), basis)
 
 
 def prove(budget: Budget, claim: Any, *background: Any) -> tuple[bool, Any]:

@@ -54,7 +54,7 @@ from fleece.rules.woof.round import (
     default_deck,
 )
 from fleece.rules.woof.scoring import RoundScore
-from fleece.verify.result import PASSED, CheckResult
+from fleece.verify.result import PASSED, CheckResult, judged
 from fleece.verify.woof import z3model as zm
 from fleece.verify.woof.common import (
     QUESTION_INDEX,
@@ -62,7 +62,6 @@ from fleece.verify.woof.common import (
     TO_Z3,
     evaluate,
     new_round,
-    result,
 )
 from fleece.verify.woof.config import VerifyConfig
 
@@ -460,7 +459,7 @@ def rounds(cfg: VerifyConfig, advance: Callable[[], None] | None = None) -> Chec
         if advance is not None:
             advance()
     dog = DEFAULT_DOG_SECOND_TARGET
-    return result(SECTION, "rounds", "Random rounds: model = Z3 (legal moves, announcements, "
+    return judged(SECTION, "rounds", "Random rounds: model = Z3 (legal moves, announcements, "
                   "answers, tokens, end, scores)", not failed, PASSED,
                   ("W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "W11"),
                   f"{cfg.round_count} rounds ({dict(sorted(played.items()))} by players), "
@@ -512,6 +511,6 @@ def games(cfg: VerifyConfig) -> CheckResult:
         if game.winners() != want_w:
             bad.append(f"game {g}: points {points}, errors {errors}: model winners "
                        f"{game.winners()}, Z3 {want_w}")
-    return result(SECTION, "games", "Random games: end and winners, model = Z3 (W10)",
+    return judged(SECTION, "games", "Random games: end and winners, model = Z3 (W10)",
                   not bad, PASSED, ("W10",), f"{count} games", "; ".join(bad[:3]), t0,
                   f"{RULES}: the game model implements W10 exactly")

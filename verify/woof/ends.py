@@ -23,9 +23,9 @@ from fleece.rules.woof.moves import CardPick, Look
 from fleece.rules.woof.notation import format_position
 from fleece.rules.woof.round import WoofOptions, WoofRound
 from fleece.verify.budget import Budget, Undecided
-from fleece.verify.result import NO_END, PROVED, REFUTED, CheckResult, RulesGap, gap_found
+from fleece.verify.result import NO_END, PROVED, REFUTED, CheckResult, RulesGap, gap_found, judged
 from fleece.verify.woof import z3model as zm
-from fleece.verify.woof.common import find, gave_up, new_round, prove, result
+from fleece.verify.woof.common import find, gave_up, new_round, prove
 from fleece.verify.woof.config import VerifyConfig
 from fleece.verify.woof.ids import NO_END_GAP
 
@@ -85,9 +85,9 @@ def w6_w7_turns(cfg: VerifyConfig, budget: Budget) -> CheckResult:
             return gave_up(SECTION, "w6-w7-turns", title, PROVED, clauses, basis, exc, t0)
         if not (base and ok and after):
             bad = m0 if not base else (model if not ok else m2)
-            return result(SECTION, "w6-w7-turns", title, False, PROVED, clauses,
+            return judged(SECTION, "w6-w7-turns", title, False, PROVED, clauses,
                           f"{table.players} players", str(bad)[:300], t0, basis)
-    return result(SECTION, "w6-w7-turns", title, True, PROVED, clauses,
+    return judged(SECTION, "w6-w7-turns", title, True, PROVED, clauses,
                   f"{_players(cfg.quick)} players: initial -> invariant, invariant + legal turn "
                   "-> invariant; the round ends exactly with the 2nd (4-5) or 3rd (6-8) early "
                   "suspicion", "", t0, basis)
@@ -112,9 +112,9 @@ def w7_reachable(cfg: VerifyConfig, budget: Budget) -> CheckResult:
             return gave_up(SECTION, "w7-reachable", title, PROVED, ("W6", "W7", "W8"), basis,
                            exc, t0)
         if not ok:
-            return result(SECTION, "w7-reachable", title, False, PROVED, ("W6", "W7", "W8"),
+            return judged(SECTION, "w7-reachable", title, False, PROVED, ("W6", "W7", "W8"),
                           f"{table.players} players", str(model)[:300], t0, basis)
-    return result(SECTION, "w7-reachable", title, True, PROVED, ("W6", "W7", "W8"),
+    return judged(SECTION, "w7-reachable", title, True, PROVED, ("W6", "W7", "W8"),
                   f"{_players(cfg.quick)} players: n - limit >= limit free seats; each may "
                   "suspect from its second turn on", "", t0, basis)
 
@@ -186,7 +186,7 @@ def round_forever(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     except Undecided as exc:
         return gave_up(SECTION, "round-forever", title, PROVED, clauses, basis, exc, t0)
     if not found:
-        return result(SECTION, "round-forever", title, True, PROVED, clauses,
+        return judged(SECTION, "round-forever", title, True, PROVED, clauses,
                       "no repeating play found", "", t0, basis)
     players = min(found)
     j, k, targets = found[players]
@@ -204,12 +204,12 @@ def round_forever(cfg: VerifyConfig, budget: Budget) -> CheckResult:
             if rnd.over:
                 break
     except FleeceError as exc:
-        return result(SECTION, "round-forever", title, False, PROVED, clauses,
+        return judged(SECTION, "round-forever", title, False, PROVED, clauses,
                       f"the model under test refuses the Z3 play: {exc}", "", t0, basis)
     cycle = k - j
     repeats = all(seen[j + r * cycle] == seen[j] for r in range(5) if j + r * cycle < len(seen))
     if rnd.over or not repeats or len(seen) < len(plan) + 1:
-        return result(SECTION, "round-forever", title, False, PROVED, clauses,
+        return judged(SECTION, "round-forever", title, False, PROVED, clauses,
                       "the model under test does not repeat the Z3 lasso (it ends the round or "
                       "changes its state)", f"targets {targets}, cycle from turn {j}", t0, basis)
     order = ", ".join(f"{(i % players) + 1}->{t}" for i, t in enumerate(targets))
@@ -263,10 +263,10 @@ def round_bounded_by_tokens(cfg: VerifyConfig, budget: Budget) -> CheckResult:
             return gave_up(SECTION, "round-bounded-tokens", title, PROVED, clauses, basis, exc,
                            t0)
         if not (ok and at0):
-            return result(SECTION, "round-bounded-tokens", title, False, PROVED, clauses,
+            return judged(SECTION, "round-bounded-tokens", title, False, PROVED, clauses,
                           f"{n} players", str(model)[:300], t0, basis)
         bounds[str(n)] = 8 * n + zm.POOL + table.limit
-    return result(SECTION, "round-bounded-tokens", title, True, PROVED, clauses,
+    return judged(SECTION, "round-bounded-tokens", title, True, PROVED, clauses,
                   "turns at most " + ", ".join(f"{b} ({p} players)" for p, b in bounds.items())
                   + "; reaching a seat with nothing left to lay is the W11 gap", "", t0, basis,
                   {"bounds": bounds})
@@ -310,7 +310,7 @@ def w10_game_ends(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     except Undecided as exc:
         return gave_up(SECTION, "w10-game-ends", title, PROVED, ("W8", "W10"), basis, exc, t0)
     ok = base and step and ends
-    return result(SECTION, "w10-game-ends", title, ok, PROVED, ("W8", "W10"),
+    return judged(SECTION, "w10-game-ends", title, ok, PROVED, ("W8", "W10"),
                   "inductive over rounds (8 seats): over by round 3; a 2nd error token ends it "
                   "from round 2 on; provided every round ends (WOOF-NO-END)",
                   "" if ok else str(m1 or m2)[:300], t0, basis)
@@ -338,7 +338,7 @@ def w10_three_rounds_claim(cfg: VerifyConfig, budget: Budget) -> CheckResult:
         seats = [p + 1 for p in range(SEATS) if m.eval(e2[p]).as_long() >= 2]
         witness = (f"seat(s) {seats} make a wrong suspicion in rounds 1 and 2: two error "
                    "tokens, the game ends after round 2")
-    return result(SECTION, "w10-three-rounds", title, m is not None, REFUTED, ("W10",),
+    return judged(SECTION, "w10-three-rounds", title, m is not None, REFUTED, ("W10",),
                   "a game can end after two rounds", witness, t0, basis)
 
 
@@ -363,7 +363,7 @@ def w10_winners(cfg: VerifyConfig, budget: Budget) -> CheckResult:
         ok, model = prove(budget, z3.And(claims), *[x >= 0 for x in pts + err])
     except Undecided as exc:
         return gave_up(SECTION, "w10-winners", title, PROVED, ("W10",), basis, exc, t0)
-    return result(SECTION, "w10-winners", title, ok, PROVED, ("W10",),
+    return judged(SECTION, "w10-winners", title, ok, PROVED, ("W10",),
                   "for all points and error tokens of 8 seats", "" if ok else str(model)[:300],
                   t0, basis)
 

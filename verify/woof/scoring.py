@@ -26,7 +26,7 @@ from fleece.rules.woof.moves import Ask as AskMove
 from fleece.rules.woof.moves import CardPick, FinalSuspicion, Look, SuspectEarly, WoofMove
 from fleece.rules.woof.round import WoofRound
 from fleece.verify.budget import Budget, Undecided
-from fleece.verify.result import PASSED, PROVED, REFUTED, CheckResult
+from fleece.verify.result import PASSED, PROVED, REFUTED, CheckResult, judged
 from fleece.verify.woof import z3model as zm
 from fleece.verify.woof.common import (
     RULES,
@@ -35,7 +35,6 @@ from fleece.verify.woof.common import (
     evaluate,
     gave_up,
     prove,
-    result,
 )
 from fleece.verify.woof.config import VerifyConfig
 
@@ -103,9 +102,9 @@ def w8_suspicion(cfg: VerifyConfig, budget: Budget) -> CheckResult:
         except Undecided as exc:
             return gave_up(SECTION, "w8-suspicion", title, PROVED, ("W8",), basis, exc, t0)
         if not ok:
-            return result(SECTION, "w8-suspicion", title, False, PROVED, ("W8",),
+            return judged(SECTION, "w8-suspicion", title, False, PROVED, ("W8",),
                           f"{table.players} players", str(model)[:300], t0, basis)
-    return result(SECTION, "w8-suspicion", title, True, PROVED, ("W8",),
+    return judged(SECTION, "w8-suspicion", title, True, PROVED, ("W8",),
                   f"every character, suspicion and Wolf token at {len(_tables(cfg.quick))} "
                   "table size(s)", "", t0, basis)
 
@@ -130,9 +129,9 @@ def w8_nobody(cfg: VerifyConfig, budget: Budget) -> CheckResult:
         except Undecided as exc:
             return gave_up(SECTION, "w8-nobody", title, PROVED, ("W2", "W8"), basis, exc, t0)
         if not ok:
-            return result(SECTION, "w8-nobody", title, False, PROVED, ("W2", "W8"),
+            return judged(SECTION, "w8-nobody", title, False, PROVED, ("W2", "W8"),
                           f"{table.players} players", str(model)[:300], t0, basis)
-    return result(SECTION, "w8-nobody", title, True, PROVED, ("W2", "W8"),
+    return judged(SECTION, "w8-nobody", title, True, PROVED, ("W2", "W8"),
                   "every table, character and Dog second target but the Dog", "", t0, basis)
 
 
@@ -167,10 +166,10 @@ def w9_bonus(cfg: VerifyConfig, budget: Budget) -> CheckResult:
                 except Undecided as exc:
                     return gave_up(SECTION, "w9-bonus", title, PROVED, ("W9",), basis, exc, t0)
                 if not ok:
-                    return result(SECTION, "w9-bonus", title, False, PROVED, ("W9",),
+                    return judged(SECTION, "w9-bonus", title, False, PROVED, ("W9",),
                                   f"{table.players} players, seat {sh + 1}", str(model)[:300],
                                   t0, basis)
-    return result(SECTION, "w9-bonus", title, True, PROVED, ("W9",),
+    return judged(SECTION, "w9-bonus", title, True, PROVED, ("W9",),
                   f"every character, suspicion and Wolf token at {len(_tables(cfg.quick))} "
                   "table size(s)", "", t0, basis)
 
@@ -234,7 +233,7 @@ def example_readings(cfg: VerifyConfig, budget: Budget) -> list[CheckResult]:
     try:
         ok, model = prove(budget, rulebook_result(sc), *sc.domain, _token(sc, KENNY),
                           _token(sc, JASON))
-        out.append(result(EXAMPLE, "example-reading-a", title, ok, PROVED, ("W8", "W9"),
+        out.append(judged(EXAMPLE, "example-reading-a", title, ok, PROVED, ("W8", "W9"),
                           "Eva 2, Thomas 1 (bonus) with an error token and barred, Paul an "
                           "error token, Kenny nothing; for every pick of Jason's and every "
                           "other token", "" if ok else _score_text(model, sc), t0, basis))
@@ -249,7 +248,7 @@ def example_readings(cfg: VerifyConfig, budget: Budget) -> list[CheckResult]:
     try:
         ok, model = prove(budget, rulebook_result(sc), *sc.domain, _token(sc, KENNY),
                           z3.Not(_token(sc, JASON)))
-        out.append(result(EXAMPLE, "example-reading-b", title, not ok, REFUTED, ("W9",),
+        out.append(judged(EXAMPLE, "example-reading-b", title, not ok, REFUTED, ("W9",),
                           "the rulebook's stated result does not follow: no bonus for Thomas",
                           "" if ok else _score_text(model, sc), t0, basis))
     except Undecided as exc:
@@ -262,7 +261,7 @@ def example_readings(cfg: VerifyConfig, budget: Budget) -> list[CheckResult]:
     try:
         ok, model = prove(budget, (sc.score.bonus[THOMAS - 1] == 1) == _token(sc, JASON),
                           *sc.domain)
-        out.append(result(EXAMPLE, "example-token", title, ok, PROVED, ("W9",),
+        out.append(judged(EXAMPLE, "example-token", title, ok, PROVED, ("W9",),
                           "for every placement of every seat's Wolf tokens and Jason's picks; "
                           "otherwise the bonus is 0", "" if ok else _score_text(model, sc), t0,
                           basis))
@@ -331,7 +330,7 @@ def example_model(cfg: VerifyConfig) -> CheckResult:
                             f"{list(EXAMPLE_CHARS)}")
     if scores.get("A") != {"Eva": 2, "Thomas": 1, "Paul": 0, "Jason": 1, "Kenny": 0}:
         problems.append(f"reading A points {scores.get('A')}: not the rulebook's result")
-    return result(EXAMPLE, "example-model", "Example played by the model: reading A = the "
+    return judged(EXAMPLE, "example-model", "Example played by the model: reading A = the "
                   "rulebook, both readings = Z3", not problems, PASSED, ("W8", "W9"),
                   f"points A {scores.get('A')}, B {scores.get('B')}", "; ".join(problems[:3]),
                   t0, f"{RULES}: the model implements W9 (token on the named seat)",

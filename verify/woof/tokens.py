@@ -49,6 +49,7 @@ from fleece.verify.result import (
     CheckResult,
     RulesGap,
     gap_found,
+    judged,
 )
 from fleece.verify.woof import z3model as zm
 from fleece.verify.woof.common import (
@@ -60,7 +61,6 @@ from fleece.verify.woof.common import (
     gave_up,
     new_round,
     prove,
-    result,
 )
 from fleece.verify.woof.config import VerifyConfig
 from fleece.verify.woof.ids import NO_TOKEN_GAP
@@ -133,7 +133,7 @@ def w11_supply(cfg: VerifyConfig) -> CheckResult:
         problems.append(f"the model's tokens {got}, docs/rules.md's {want}")
     if QUESTION_MARK_TOKENS != zm.POOL:
         problems.append(f"the model's pool {QUESTION_MARK_TOKENS}, docs/rules.md's {zm.POOL}")
-    return result(SECTION, "w11-supply", "W11 supply: 6 two-sided tokens a seat, 3 per side; "
+    return judged(SECTION, "w11-supply", "W11 supply: 6 two-sided tokens a seat, 3 per side; "
                   "12 '?' in the pool", not problems, PASSED, ("W11",),
                   f"sides on tokens: {per_side}", "; ".join(problems), t0,
                   "docs/rules.md W11 and the token facts")
@@ -155,7 +155,7 @@ def w11_hall(cfg: VerifyConfig, budget: Budget) -> CheckResult:
                 bad.append(f"{dict(zip(_names(), c, strict=True))}: matching {fits}")
     except Undecided as exc:
         return gave_up(SECTION, "w11-hall", title, PROVED, ("W11",), basis, exc, t0)
-    return result(SECTION, "w11-hall", title, not bad, PROVED, ("W11",),
+    return judged(SECTION, "w11-hall", title, not bad, PROVED, ("W11",),
                   f"{n} multisets of up to {MAX_SIDES} sides", "; ".join(bad[:3]), t0, basis)
 
 
@@ -184,7 +184,7 @@ def w11_three_each(cfg: VerifyConfig, budget: Budget) -> CheckResult:
                        + ": no matching into the six tokens")
     except Undecided as exc:
         return gave_up(SECTION, "w11-three-each", title, REFUTED, ("W11",), basis, exc, t0)
-    return result(SECTION, "w11-three-each", title, ok, REFUTED, ("W11",),
+    return judged(SECTION, "w11-three-each", title, ok, REFUTED, ("W11",),
                   "a count per side is not enough", witness, t0, basis)
 
 
@@ -216,7 +216,7 @@ def w11_matching_model(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     except Undecided as exc:
         return gave_up(SECTION, "w11-matching", title, PASSED, ("W11",), "docs/rules.md W11", exc,
                        t0)
-    return result(SECTION, "w11-matching", title, not bad, PASSED, ("W11",),
+    return judged(SECTION, "w11-matching", title, not bad, PASSED, ("W11",),
                   f"{n} announcement sequences", "; ".join(bad[:3]), t0,
                   "docs/rules.md W11: the model decides the matching exactly")
 
@@ -361,7 +361,7 @@ def w11_evidence(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     try:
         records = [*example_records(), *random_records(cfg, rng, 6 if cfg.quick else 40)]
     except FleeceError as exc:
-        return result(SECTION, "w11-evidence", title, False, PASSED, ("W11",),
+        return judged(SECTION, "w11-evidence", title, False, PASSED, ("W11",),
                       f"the model under test refuses a random round: {exc}", "", t0,
                       "docs/rules.md W11: a record the tokens cannot lay is impossible")
     clashes = 0
@@ -382,7 +382,7 @@ def w11_evidence(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     except Undecided as exc:
         return gave_up(SECTION, "w11-evidence", title, PASSED, ("W11",), "docs/rules.md W11", exc,
                        t0)
-    return result(SECTION, "w11-evidence", title, not bad, PASSED, ("W11",),
+    return judged(SECTION, "w11-evidence", title, not bad, PASSED, ("W11",),
                   f"{len(records)} records ({len(example_records())} bundled examples), "
                   f"{clashes} unlayable with a minimal clash", "; ".join(bad[:3]), t0,
                   "docs/rules.md W11: a record the tokens cannot lay is impossible",
@@ -479,7 +479,7 @@ def no_token(cfg: VerifyConfig, budget: Budget) -> CheckResult:
     found = [k for k in shortest.values() if k is not None]
     least = min(found) if found else None
     if least is None or not lemma:
-        return result(SECTION, "no-token", title, False, PROVED, clauses,
+        return judged(SECTION, "no-token", title, False, PROVED, clauses,
                       f"the lower bound does not hold: three announcements always fit: "
                       f"{lemma}; earliest turns {shortest}", "", t0, basis)
     try:
@@ -491,11 +491,11 @@ def no_token(cfg: VerifyConfig, budget: Budget) -> CheckResult:
             if len(rnd.gaps) > before:
                 gaps_at.append(i)
     except FleeceError as exc:
-        return result(SECTION, "no-token", title, False, PROVED, clauses,
+        return judged(SECTION, "no-token", title, False, PROVED, clauses,
                       f"the model under test refuses the play: {exc}", "", t0, basis)
     data: dict[str, object] = {"shortest_turns": shortest, "replayed_turns": turns}
     if gaps_at != [len(moves) - 1] or least != turns:
-        return result(SECTION, "no-token", title, False, PROVED, clauses,
+        return judged(SECTION, "no-token", title, False, PROVED, clauses,
                       f"the model records W11 gaps after moves {gaps_at} of {len(moves)}; Z3's "
                       f"shortest play has {least} turns, the replay {turns}", "", t0, basis, data)
     tables = ", ".join(f"{k} at {p} players" for p, k in shortest.items())
