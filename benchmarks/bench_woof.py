@@ -21,7 +21,7 @@ from timing import median_time
 from fleece.rules.woof.evidence import Evidence, evidence_from_round
 from fleece.rules.woof.round import Table
 from fleece.rules.woof.simulate import simulate_round
-from fleece.solver.woof.model import Posterior
+from fleece.solver.woof.shared import Posterior
 
 LINES = 20
 

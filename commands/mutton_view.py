@@ -99,7 +99,7 @@ def report(analysis: Any) -> Document:
     if model is not None:
         if model.available:
             doc.line("Wolf model: the record's likelihood if the Wolf picks a uniformly "
-                     "random legal kill and runner placement (solver/mutton/model.py), "
+                     "random legal kill and runner placement (solver/mutton/wolf_prior.py), "
                      f"over the {model.sets} consistent sets.")
         else:
             doc.line(f"Wolf model: {model.skipped or 'the record is impossible under it'}")

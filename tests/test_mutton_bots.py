@@ -42,11 +42,11 @@ from fleece.solver.mutton import problem_from_chart, solve
 from fleece.solver.mutton.bots.base import Bot
 from fleece.solver.mutton.bots.belief import MAX_SETS, Belief
 from fleece.solver.mutton.bots.board import Position
+from fleece.solver.mutton.bots.knowledge import knowledge, position_of
 from fleece.solver.mutton.bots.match import BotError, MatchRequest, play_game
 from fleece.solver.mutton.bots.opponent import v2_likelihood
 from fleece.solver.mutton.bots.registry import BOTS, FARMERS, make_bot
 from fleece.solver.mutton.bots.v2 import V2Farmer, V2Wolf, v2_threshold
-from fleece.solver.mutton.bots.view import position_of, view
 from fleece.solver.mutton.fast import count_facts
 from fleece.solver.mutton.problem import kill_options
 
@@ -93,7 +93,7 @@ def test_belief_counts_equal_the_fast_engine(rules: RuleSet, seed: int) -> None:
     each animal is in as many of them, at every position of random games; the kill options
     the robots compute from the geometry are the rules model's (M8-M10)."""
     for s in random_states(rules, seed):
-        v = view(s)
+        v = knowledge(s)
         counts = count_facts(s.letters, v.problem.facts)
         assert v.belief.count == counts.count
         assert v.belief.counts(range(len(s.letters))) == {
@@ -119,7 +119,7 @@ def test_belief_default_game_and_compaction() -> None:
     import math
 
     for s in random_states(RuleSet(), 3, games=1):
-        v = view(s)
+        v = knowledge(s)
         counts = count_facts(s.letters, v.problem.facts)
         assert v.belief.count == counts.count
         small, remap = v.belief.compact()
@@ -268,7 +268,7 @@ def test_v2_after_a_wolf_pass_rules_out_animals_with_a_meal() -> None:
     s = GameState.new(rules).play(place("a1 a2 e5 c1"))
     s = s.play(ChooseWolves("C")).play(WolfPass())
     assert s.farmer_must_shoot()
-    v = view(s)
+    v = knowledge(s)
     marg = v.belief.marginals(v.living)
     assert [marg[i] for i in range(4)] == [0.0, 0.0, 0.5, 0.5]
     for seed in range(10):
@@ -282,7 +282,7 @@ def test_v2_with_one_wolf_left_prefers_the_last_victims_neighbours() -> None:
     to the last victim, first, and shoots it when the next kill would lose the game."""
     rules = RuleSet(size=3, num_sheep=8, num_wolves=2, quick_play=2)
     s = position(rules, CELLS8, "BF", [("A", "BD")], "B")
-    v = view(s)
+    v = knowledge(s)
     marg = v.belief.marginals(v.living)
     assert len({round(marg[a], 12) for a in v.living}) == 1
     for seed in range(10):
@@ -342,7 +342,7 @@ def test_v2_likelihood_never_rules_out_the_true_wolves() -> None:
                 continue
             move = wolf.move(s)
             if isinstance(move, Kill):
-                v = view(s)
+                v = knowledge(s)
                 j = v.belief.universe.sets.index(sum(1 << s.index(a) for a in s.wolves))
                 parts = v2_likelihood(v.belief, position_of(s), s.index(move.victim),
                                       move.victim in s.wolves)
@@ -400,7 +400,7 @@ def test_play_against_a_robot_step_by_step(person: Side, bot: str) -> None:
             assert s.to_move is person
             if person is Side.FARMER:
                 o = overlay(s)
-                counts = count_facts(s.letters, view(s).problem.facts)
+                counts = count_facts(s.letters, knowledge(s).problem.facts)
                 assert o.count == counts.count
                 assert o.decision is not None
                 assert (o.decision.best.move != "wait") or not s.farmer_must_shoot()

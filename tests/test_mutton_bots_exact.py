@@ -26,8 +26,8 @@ from fleece.rules.mutton.moves import (
 from fleece.rules.mutton.options import RuleSet
 from fleece.rules.mutton.simulate import random_move
 from fleece.solver.mutton.bots.base import farmer_move
+from fleece.solver.mutton.bots.knowledge import knowledge
 from fleece.solver.mutton.bots.lookahead import Settings, decide
-from fleece.solver.mutton.bots.view import view
 
 
 def farmer_turns(rules: RuleSet, seed: int, turns: int) -> list[GameState]:
@@ -59,7 +59,7 @@ def test_expected_losses_equal_the_enumerated_game_tree(rules: RuleSet) -> None:
     for seed in range(8):
         for state in farmer_turns(rules, seed, 2):
             best, values = farmer_value(consistent(state))
-            choices = decide(view(state).situation(), EXACT)
+            choices = decide(knowledge(state).situation(), EXACT)
             for c in choices:
                 text = format_move(farmer_move(state, c))
                 assert float(values[text]) == pytest.approx(c.expected, abs=1e-9), (seed, text)

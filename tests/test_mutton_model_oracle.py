@@ -1,4 +1,4 @@
-"""An independent oracle for the Wolf-model posterior (solver/mutton/model.py, M8-M12).
+"""An independent oracle for the Wolf-model posterior (solver/mutton/wolf_prior.py, M8-M12).
 
 The model claims to weight each consistent wolf set by the probability that the random Wolf of
 `rules.mutton.simulate.random_move` makes the record's Wolf moves. Two checks that share no
@@ -40,7 +40,7 @@ from fleece.rules.mutton.options import RuleSet
 from fleece.rules.mutton.record import format_record
 from fleece.rules.mutton.simulate import random_move
 from fleece.solver.mutton import problem_from_record, solve
-from fleece.solver.mutton.model import likelihood
+from fleece.solver.mutton.wolf_prior import likelihood
 
 GRID = 20  # random() takes the values (i + 1/2) / GRID, i = 0..GRID-1, each with 1/GRID
 

@@ -29,7 +29,7 @@ from fleece.solver.mutton import (
 )
 from fleece.solver.mutton.explain import derive
 from fleece.solver.mutton.fast import brute_force
-from fleece.solver.mutton.model import likelihood
+from fleece.solver.mutton.wolf_prior import likelihood
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "mutton"
 HELP = (EXAMPLES / "helppage.txt").read_text()

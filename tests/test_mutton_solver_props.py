@@ -40,8 +40,8 @@ from fleece.solver.mutton import (
 )
 from fleece.solver.mutton.explain import derive, reasons
 from fleece.solver.mutton.fast import brute_force, count_facts, is_consistent
-from fleece.solver.mutton.model import likelihood
 from fleece.solver.mutton.problem import state_from_chart
+from fleece.solver.mutton.wolf_prior import likelihood
 
 # ---- an independent reading of the chart --------------------------------------------------------
 

@@ -12,7 +12,7 @@ from helpers.clirun import invoke
 from fleece.rules.ulvtafl.game import Rules
 from fleece.rules.ulvtafl.geometry import BY_NAME, NAMES, PADDOCK, STEPS, rank_of
 from fleece.verify.ulvtafl import VerifyConfig, run
-from fleece.verify.ulvtafl.model import PythonModel
+from fleece.verify.ulvtafl.under_test import PythonModel
 
 Moves = set[tuple[tuple[str, ...], bool]]
 

@@ -1,4 +1,4 @@
-"""Tests of the verifier: the Z3 model against the Python geometry, invariant proofs that
+"""Tests of the verifier: the Z3 encoding against the Python geometry, invariant proofs that
 can fail, M10 gaps, claims C1-C4, termination, the cross-check, reports, trace and CLI."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from fleece.rules.mutton.simulate import random_move
 from fleece.verify import mutton, trace
 from fleece.verify.mutton import claims, gaps, invariants, termination
 from fleece.verify.mutton.crosscheck import PositionChecker, crosscheck, to_concrete
-from fleece.verify.mutton.z3model import (
+from fleece.verify.mutton.encoding import (
     KILL,
     Variant,
     adjacent,
@@ -53,7 +53,7 @@ from fleece.verify.result import FAILED, GAP, PASSED, PROVED, REFUTED, CheckResu
 
 
 def test_m1_m2_m3_z3_geometry_matches_the_python_board() -> None:
-    """M1-M3: the Z3 model's cells, board test and adjacency equal rules.mutton.geometry."""
+    """M1-M3: the Z3 encoding's cells, board test and adjacency equal rules.mutton.geometry."""
     for size in range(2, 9):
         b = board(size)
         cells = board_cells(size)

@@ -24,7 +24,7 @@ from fleece.rules.mutton.protocol import MUTTON
 from fleece.verify import mutton
 from fleece.verify.budget import Budget, Undecided
 from fleece.verify.mutton import claims, crosscheck, gaps, termination
-from fleece.verify.mutton.z3model import Variant
+from fleece.verify.mutton.encoding import Variant
 from fleece.verify.report import Report, check_targets, to_junit, to_markdown, write_reports
 from fleece.verify.result import (
     GAP,
@@ -58,12 +58,12 @@ class AlwaysUnknown(Budget):
 
 def test_no_check_computes_its_expectation_from_anything() -> None:
     """Every expectation in the verification code of every game (`expected=`, or the
-    expectation argument of CheckResult and the games' result helpers) is a constant or a
+    expectation argument of CheckResult and of the result builders) is a constant or a
     fixed table entry, never a computed value or a variable such as `outcome` (the old
     default-game check set expected = outcome)."""
     root = Path(mutton.__file__).resolve().parent.parent
     # the position of the expectation among the positional arguments of each result builder
-    builders = {"CheckResult": 4, "result": 4, "_result": 4, "gave_up": 3}
+    builders = {"CheckResult": 4, "judged": 4, "gave_up": 3}
 
     def fixed(value: ast.expr) -> bool:
         """A literal, an UPPER_CASE constant (PROVED), a table entry (EXPECTED[name]), or a

@@ -38,7 +38,7 @@ from fleece.rules.woof.evidence import (
     parse_evidence,
 )
 from fleece.solver.woof import csp, fast
-from fleece.solver.woof.model import Posterior, VectorWeights, compile_evidence, likelihood
+from fleece.solver.woof.shared import Posterior, VectorWeights, compile_evidence, likelihood
 
 W = Character.WOLF
 

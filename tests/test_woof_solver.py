@@ -37,7 +37,7 @@ from fleece.rules.woof.simulate import simulate_round
 from fleece.solver.deadline import Stopped
 from fleece.solver.woof import csp, fast, smt
 from fleece.solver.woof.analysis import Suggestion, analyse, suggest
-from fleece.solver.woof.model import compile_evidence
+from fleece.solver.woof.shared import compile_evidence
 
 W, P, S = Character.WOLF, Character.SHEPHERD, Character.SHEEP
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "woof"

@@ -66,7 +66,7 @@ def solve(problem: Problem, engine: str = "fast", *, model: bool | None = None,
         raise ValueError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
     want_model = problem.is_record if model is None else model
     if want_model and sol.count and problem.turns is not None:
-        from fleece.solver.mutton.model import model_posterior
+        from fleece.solver.mutton.wolf_prior import model_posterior
 
         sol = replace(sol, model=model_posterior(problem, sol.count, limit=model_limit))
     return sol

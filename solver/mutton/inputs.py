@@ -64,7 +64,7 @@ def chart_from_text(text: str, *, reveal: bool = True) -> Chart:
         if not reveal:
             raise FleeceError("is for pasted charts: a game record already says it",
                               field="no_reveal")
-        from fleece.solver.mutton.record_view import record_problem
+        from fleece.solver.mutton.public_record import record_problem
 
         return record_problem(text).chart
     if kind == "json":
@@ -74,7 +74,7 @@ def chart_from_text(text: str, *, reveal: bool = True) -> Chart:
             if not reveal:
                 raise FleeceError("is for pasted charts: a game record already says it",
                                   field="no_reveal")
-            from fleece.solver.mutton.record_view import record_problem
+            from fleece.solver.mutton.public_record import record_problem
 
             try:
                 return record_problem(_json_record(data)).chart
@@ -130,7 +130,7 @@ def problem_from_record(text: str, *, dictionary: frozenset[frozenset[str]] | No
     game in it, with every Wolf turn's public position (D9, Wolf model). The record's secret
     wolves line is used only to replay the moves and to reveal identities exactly when the
     rules make them public."""
-    from fleece.solver.mutton.record_view import record_problem
+    from fleece.solver.mutton.public_record import record_problem
 
     return record_problem(text, dictionary=dictionary, wolves=wolves)
 

@@ -1,4 +1,4 @@
-"""The posterior of a game record under the declared Wolf model (solver.mutton.model), as a
+"""The posterior of a game record under the declared Wolf model (solver.mutton.wolf_prior), as a
 value of a `Solution`.
 
 It lives apart from solver.mutton.solution so that solving a pasted chart (which has no Wolf
@@ -13,7 +13,7 @@ from fractions import Fraction
 
 @dataclass(frozen=True)
 class ModelPosterior:
-    """The posterior under the declared Wolf model (solver.mutton.model), beside the uniform
+    """The posterior under the declared Wolf model (solver.mutton.wolf_prior), beside the uniform
     one. `weights` maps letter -> summed likelihood of the consistent sets containing it;
     `total` is the summed likelihood of all of them. `skipped` says why it was not computed."""
 

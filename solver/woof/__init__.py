@@ -13,6 +13,6 @@ Imports: fleece.rules and fleece.solver.
 from __future__ import annotations
 
 from fleece.solver.woof.analysis import ENGINES, Suggestion, WoofAnalysis, analyse, solve
-from fleece.solver.woof.model import Posterior
+from fleece.solver.woof.shared import Posterior
 
 __all__ = ["ENGINES", "Posterior", "Suggestion", "WoofAnalysis", "analyse", "solve"]

@@ -23,7 +23,7 @@ from typing import Any
 from fleece.rules.woof.cards import Character
 from fleece.rules.woof.evidence import Evidence, Fact, fact_line
 from fleece.solver.core import check_engine
-from fleece.solver.woof.model import Posterior
+from fleece.solver.woof.shared import Posterior
 from fleece.solver.woof.supply import token_clash
 
 ENGINES = ("fast", "csp", "smt")

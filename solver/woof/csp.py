@@ -19,7 +19,7 @@ from typing import Any
 from fleece.rules.woof.cards import Card, Hand, character_of
 from fleece.rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact, SawFact
 from fleece.solver.deadline import Stopped, current
-from fleece.solver.woof.model import (
+from fleece.solver.woof.shared import (
     CompiledEvidence,
     Posterior,
     ask_ok,

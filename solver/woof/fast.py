@@ -37,7 +37,7 @@ from math import factorial, prod
 from fleece.rules.woof.cards import CHARACTERS, Card, Character
 from fleece.rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact, SawFact
 from fleece.solver.core import minimal_core as quickxplain
-from fleece.solver.woof.model import (
+from fleece.solver.woof.shared import (
     CompiledEvidence,
     Posterior,
     ask_ok,

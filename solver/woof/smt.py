@@ -19,7 +19,7 @@ from typing import Any
 from fleece.rules.woof.cards import CHARACTERS, Card, Character, Hand, QuestionCard, make_hand
 from fleece.rules.woof.evidence import AskFact, Evidence, Fact, HandFact, LookFact
 from fleece.solver.deadline import Stopped, z3_check
-from fleece.solver.woof.model import (
+from fleece.solver.woof.shared import (
     CompiledEvidence,
     Posterior,
     compile_evidence,

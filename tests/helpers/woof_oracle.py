@@ -8,7 +8,7 @@ from itertools import combinations
 
 from fleece.rules.woof.cards import Character, Hand, character_of, make_hand
 from fleece.rules.woof.evidence import Evidence
-from fleece.solver.woof.model import Posterior, likelihood
+from fleece.solver.woof.shared import Posterior, likelihood
 
 
 def brute_force(ev: Evidence) -> Posterior:

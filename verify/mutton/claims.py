@@ -18,7 +18,7 @@ from fractions import Fraction
 from functools import cache
 
 from fleece.verify.budget import Budget, Undecided
-from fleece.verify.mutton.z3model import FARMER, OVER, Variant
+from fleece.verify.mutton.encoding import FARMER, OVER, Variant
 from fleece.verify.result import PROVED, REFUTED, CheckResult, undecided
 
 BASIS = {
@@ -109,7 +109,7 @@ def _c1_sparse(max_runners: int, budget: Budget, layout: tuple[str, ...], t0: fl
                ) -> CheckResult:
     import z3
 
-    from fleece.verify.mutton.z3model import (
+    from fleece.verify.mutton.encoding import (
         ALIVE,
         Concrete,
         dest_vars,
@@ -210,7 +210,7 @@ def c2_c3(v: Variant, budget: Budget | None = None) -> list[CheckResult]:
 def _c2(v: Variant, budget: Budget, t0: float) -> CheckResult:
     import z3
 
-    from fleece.verify.mutton.z3model import berserk_step, invariant, one_step, symbolic_state
+    from fleece.verify.mutton.encoding import berserk_step, invariant, one_step, symbolic_state
 
     s = symbolic_state(v.num_sheep, "s")
     inv = invariant(v, s)
@@ -236,7 +236,7 @@ def _c2(v: Variant, budget: Budget, t0: float) -> CheckResult:
 def _c3(v: Variant, budget: Budget, t0: float) -> CheckResult:
     import z3
 
-    from fleece.verify.mutton.z3model import ALIVE, berserk_step, invariant, symbolic_state
+    from fleece.verify.mutton.encoding import ALIVE, berserk_step, invariant, symbolic_state
 
     s = symbolic_state(v.num_sheep, "s")
     known = [z3.And(s.wolf[a], s.st[a] == ALIVE) for a in range(v.num_sheep)]
@@ -265,7 +265,7 @@ def c3_literal(budget: Budget | None = None, v: Variant | None = None) -> CheckR
 def _c3_literal(v: Variant, budget: Budget, t0: float) -> CheckResult:
     import z3
 
-    from fleece.verify.mutton.z3model import invariant, symbolic_state
+    from fleece.verify.mutton.encoding import invariant, symbolic_state
 
     s = symbolic_state(v.num_sheep, "s")
     sol = z3.Solver()

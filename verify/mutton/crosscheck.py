@@ -1,8 +1,8 @@
-"""Cross-check of the Python reference model against the Z3 model on reachable positions.
+"""Cross-check of the Python reference model against the Z3 encoding on reachable positions.
 
 Random games are played with the Python model (`rules.mutton.simulate.random_move`) starting
 from `model.new(rules)`, so any GameState subclass can be put under test. At sampled
-positions the Z3 model, evaluated on the same position, must agree on: the kill candidates,
+positions the Z3 encoding, evaluated on the same position, must agree on: the kill candidates,
 each one's runners and free cells, which kills are legal (M10), that a Z3 placement is
 accepted by `play()` with the same successor, that illegal kills are refused, Wolf passes
 and escapes, and the Farmer's pass, shots and berserk.
@@ -21,7 +21,7 @@ from fleece.rules.mutton.moves import Berserk, FarmerPass, Kill, Move, Run, Shoo
 from fleece.rules.mutton.options import RuleSet, Weapon
 from fleece.rules.mutton.simulate import random_move
 from fleece.verify.budget import Budget, Undecided
-from fleece.verify.mutton.z3model import (
+from fleece.verify.mutton.encoding import (
     ALIVE,
     DEVOURED,
     EATEN,
@@ -39,7 +39,7 @@ from fleece.verify.result import FAILED, PASSED, UNKNOWN, CheckResult
 # The expectation of every cross-check (never its outcome): both models are written from
 # docs/rules.md section 1 alone, and the Python model must implement that reading exactly
 # (conventions).
-BASIS = ("docs/rules.md section 1: the Python model implements exactly the reading the Z3 model "
+BASIS = ("docs/rules.md section 1: the Python model implements exactly the reading the Z3 encoding "
          "encodes")
 
 _FATE = {Fate.ALIVE: ALIVE, Fate.EATEN: EATEN, Fate.SHOT: SHOT, Fate.DEVOURED: DEVOURED,
@@ -48,7 +48,7 @@ _PHASE = {Phase.WOLF: WOLF, Phase.FARMER: FARMER, Phase.OVER: OVER}
 
 
 def variant_of(rules: RuleSet) -> Variant:
-    """The Z3 model's variant for a Python rule set."""
+    """The Z3 encoding's variant for a Python rule set."""
     return Variant(rules.size, rules.num_sheep, rules.num_wolves, rules.remove,
                    rules.weapon is Weapon.SHOTGUN, rules.escape, rules.berserk, rules.reveal)
 
@@ -56,7 +56,7 @@ def variant_of(rules: RuleSet) -> Variant:
 def to_concrete(state: GameState) -> Concrete:
     """The Python position as a Z3-model position; corpse cells are given to dead animals in
     letter order (which body lies where does not matter to the rules). ValueError when the
-    Python position cannot be one of the Z3 model's (more corpses than dead animals)."""
+    Python position cannot be one of the Z3 encoding's (more corpses than dead animals)."""
     cells: list[tuple[int, int] | None] = []
     corpses = sorted(state.corpses)
     for pos, fate in zip(state.positions, state.fates, strict=True):
@@ -104,14 +104,14 @@ class PositionChecker:
     # ---- Z3 side ---------------------------------------------------------------------------
 
     def z_runners(self, p: int) -> set[int]:
-        """Animals that run when `p` dies, per the Z3 model."""
-        from fleece.verify.mutton.z3model import runner
+        """Animals that run when `p` dies, per the Z3 encoding."""
+        from fleece.verify.mutton.encoding import runner
 
         return {a for a in range(self.conc.n) if _true(runner(self.zs, p, a))}
 
     def z_free(self, p: int) -> set[tuple[int, int]]:
-        """Cells a runner from `p` may take, per the Z3 model."""
-        from fleece.verify.mutton.z3model import destination_ok
+        """Cells a runner from `p` may take, per the Z3 encoding."""
+        from fleece.verify.mutton.encoding import destination_ok
 
         z3 = self.z3
         x, y = z3.Int("probe_r"), z3.Int("probe_d")
@@ -122,7 +122,7 @@ class PositionChecker:
     def z_placement(self, p: int) -> dict[int, tuple[int, int]] | None:
         """A placement of all runners by the Z3 solver, or None when there is none (M10);
         Undecided when Z3 cannot tell within the budget."""
-        from fleece.verify.mutton.z3model import dest_vars, placement
+        from fleece.verify.mutton.encoding import dest_vars, placement
 
         z3 = self.z3
         dest = dest_vars(self.conc.n, "x")
@@ -154,7 +154,7 @@ class PositionChecker:
 
     def check_wolf(self) -> None:
         """Kills, runners, free cells, legality, play() and passes in a Wolf phase."""
-        from fleece.verify.mutton.z3model import kill_target, lonely_wolf
+        from fleece.verify.mutton.encoding import kill_target, lonely_wolf
 
         st = self.state
         n = self.conc.n
@@ -209,7 +209,7 @@ class PositionChecker:
                 self.fail(f"escapes: Python {st.escapes()}, Z3 {sorted(z_esc)}")
 
     def check_refusals(self, p: int, runners: set[int], free: set[tuple[int, int]]) -> None:
-        """Kills the Z3 model forbids must be refused: a runner left out, a runner sent next
+        """Kills the Z3 encoding forbids must be refused: a runner left out, a runner sent next
         to the victim or onto a corpse."""
         lp = self.letter(p)
         order = sorted(runners)
@@ -235,7 +235,7 @@ class PositionChecker:
             runs = tuple(Run(self.letter(a), self.cell(c)) for a, c in moved.items())
             if self.try_play(Kill(lp, runs)) is not None:
                 self.fail(f"play() accepts killing {lp} with {self.letter(order[0])} sent to "
-                          f"{Cell(*bad).name}, which the Z3 model forbids")
+                          f"{Cell(*bad).name}, which the Z3 encoding forbids")
 
     def compare_successor(self, nxt: GameState, p: int, placed: dict[int, tuple[int, int]]
                           ) -> None:
@@ -250,20 +250,20 @@ class PositionChecker:
                                  else None)
         got = [(c.row, c.diag) if c is not None else None for c in nxt.positions]
         if got != exp_cells:
-            self.fail(f"after killing {self.letter(p)}: positions differ from the Z3 model")
+            self.fail(f"after killing {self.letter(p)}: positions differ from the Z3 encoding")
         exp_corpses = {c for a, c in enumerate(conc.cells)
                        if c is not None and conc.status[a] != ALIVE}
         vcell = conc.cells[p]
         if not self.v.corpses_removed and vcell is not None:
             exp_corpses.add(vcell)
         if {(c.row, c.diag) for c in nxt.corpses} != exp_corpses:
-            self.fail(f"after killing {self.letter(p)}: corpses differ from the Z3 model")
+            self.fail(f"after killing {self.letter(p)}: corpses differ from the Z3 encoding")
         if nxt.fates[p] is not Fate.EATEN:
             self.fail(f"after killing {self.letter(p)}: it is not recorded as eaten")
 
     def check_farmer(self) -> None:
         """Farmer pass (M14), shots and berserk availability in a Farmer phase."""
-        from fleece.verify.mutton.z3model import berserk_step, farmer_pass_step
+        from fleece.verify.mutton.encoding import berserk_step, farmer_pass_step
 
         z3 = self.z3
         st = self.state
@@ -357,7 +357,7 @@ def crosscheck(rules_list: tuple[RuleSet, ...] | list[RuleSet], positions: int, 
         outcome = FAILED if findings else UNKNOWN if undecided_at else PASSED
         out.append(CheckResult(
             section="crosscheck", name=v.label().replace(" ", "/"),
-            title=f"Python model = Z3 model on {checked['wolf']} Wolf and {checked['farmer']} "
+            title=f"Python model = Z3 encoding on {checked['wolf']} Wolf and {checked['farmer']} "
                   f"Farmer positions ({v.label()})",
             outcome=outcome, expected=PASSED, basis=BASIS,
             clauses=("M8", "M9", "M10", "M11", "M12", "M13", "M14", "M16", "M17"),

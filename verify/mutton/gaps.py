@@ -26,8 +26,8 @@ from fleece.rules.mutton.game import GameState
 from fleece.rules.mutton.geometry import ROW_LETTERS
 from fleece.rules.mutton.options import RuleSet
 from fleece.verify.budget import Budget, Undecided
+from fleece.verify.mutton.encoding import board_cells
 from fleece.verify.mutton.ids import M10_GAP, STALL_GAP
-from fleece.verify.mutton.z3model import board_cells
 from fleece.verify.result import (
     FAILED,
     PROVED,
@@ -207,7 +207,7 @@ def replay_in_python(gap: GapPosition, animals: int, wolves: int, remove: bool,
     k = cands[victim]
     if len(k.runners) != gap.runners or len(k.free_cells) != gap.free:
         return (f"the Python model counts {len(k.runners)} runners and {len(k.free_cells)} "
-                f"free cells, the Z3 model {gap.runners} and {gap.free}")
+                f"free cells, the Z3 encoding {gap.runners} and {gap.free}")
     if any(x.victim == victim for x in state.legal_kills()):
         return f"the Python model allows the unplaceable kill of {victim}"
     return ""

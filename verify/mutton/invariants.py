@@ -1,4 +1,4 @@
-"""Inductive proofs of the Mutton step invariants with the Z3 model (M1-M20, M24 rank).
+"""Inductive proofs of the Mutton step invariants with the Z3 encoding (M1-M20, M24 rank).
 
 For a board size and animal count, each proof obligation is: any state satisfying all the
 invariants, any legal move of one kind, and the successor satisfies the obligation. A move
@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 
 from fleece.verify.budget import Budget
-from fleece.verify.mutton.z3model import KIND_NAMES, Variant
+from fleece.verify.mutton.encoding import KIND_NAMES, Variant
 from fleece.verify.result import PROVED, REFUTED, UNKNOWN, CheckResult
 
 OBLIGATIONS = ("one-per-cell", "conservation", "runners", "score", "hidden-wolves", "rank")
@@ -108,7 +108,7 @@ def prove_key(key: StepKey, budget: Budget | None = None) -> KeyOutcome:
     is "unsat" (proved), "sat" (with a counterexample) or "unknown" (after the retry)."""
     import z3
 
-    from fleece.verify.mutton.z3model import invariant, obligations, one_step, symbolic_state
+    from fleece.verify.mutton.encoding import invariant, obligations, one_step, symbolic_state
 
     budget = budget or Budget()
     v = key.variant()

@@ -33,7 +33,7 @@ SECTIONS: tuple[tuple[str, str], ...] = (
     ("gap-table", "Gap tables of other boards (information)"),
     ("claims", "Rulebook claims C1-C4"),
     ("termination", "Termination bound (M24)"),
-    ("crosscheck", "Python model vs Z3 model"),
+    ("crosscheck", "Python model vs Z3 encoding"),
 )
 ALL_SECTIONS = frozenset(key for key, _ in SECTIONS)
 
@@ -57,7 +57,7 @@ class VerifyConfig:
 NOTES = [
     "Invariant proofs are inductive: any state satisfying every invariant, any legal move, "
     "and the successor satisfies the obligation (Z3 unsat of the negation).",
-    "Animals are interchangeable in the Z3 model, so the animal moved against is animal 0 and "
+    "Animals are interchangeable in the Z3 encoding, so the animal moved against is animal 0 and "
     "per-animal / per-pair obligations are checked for representatives (0, 1) and pairs "
     "(0,1), (1,2); counters move by per-animal deltas, so counting invariants reduce to one "
     "identity per animal.",
@@ -86,7 +86,7 @@ def _variant(rules: RuleSet) -> object:
 
 def rules_of(v: object, base: RuleSet) -> RuleSet:
     """A Python rule set for a Z3-model variant."""
-    from fleece.verify.mutton.z3model import Variant
+    from fleece.verify.mutton.encoding import Variant
 
     assert isinstance(v, Variant)
     return RuleSet(size=v.size, num_sheep=v.num_sheep, num_wolves=v.num_wolves, remove=v.remove,
@@ -112,7 +112,7 @@ def run_verification(cfg: VerifyConfig, progress: bool = False,
 
     from fleece.verify import trace
     from fleece.verify.mutton import claims, crosscheck, gaps, invariants, termination
-    from fleece.verify.mutton.z3model import Variant
+    from fleece.verify.mutton.encoding import Variant
 
     unknown_sections = cfg.sections - ALL_SECTIONS
     if unknown_sections:

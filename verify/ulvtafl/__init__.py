@@ -1,4 +1,4 @@
-"""Ulvtafl's rules verification (docs/rules.md section 3): a Z3 model written from docs/rules.md
+"""Ulvtafl's rules verification (docs/rules.md section 3): a Z3 encoding written from docs/rules.md
 alone, geometry facts, inductive step invariants, U10's end order, the rules gap U7 settles, the
 seed's paddock claim and a Python-vs-Z3 cross-check, behind the API every game's package shares.
 

@@ -26,15 +26,15 @@ from fleece.verify.result import (
     gap_found,
     undecided,
 )
-from fleece.verify.ulvtafl import z3model as zm
+from fleece.verify.ulvtafl import encoding as zm
 from fleece.verify.ulvtafl.ids import NO_END_GAP
-from fleece.verify.ulvtafl.model import PythonModel
+from fleece.verify.ulvtafl.under_test import PythonModel
 
 SIDE = ("wolves", "sheep")
 
 
 def model_rules(rules: Rules) -> zm.ModelRules:
-    """The Z3 model's options for a rule set of the reference model."""
+    """The Z3 encoding's options for a rule set of the reference model."""
     return zm.ModelRules(rules.orthogonal, rules.wolf_diagonal_captures_only,
                          rules.sheep_orthogonal)
 
@@ -101,7 +101,7 @@ def geometry(budget: Budget, rules: Rules) -> list[CheckResult]:
             == {g.NAMES[p] for p in g.DIAGONAL_POINTS})
     diff = sorted(" ".join(sorted(x)) for x in z_lines ^ p_lines)[:3]
     out.append(CheckResult("geometry", "python-board", "the reference model's points, lines "
-                           "and paddock equal the Z3 model's", PASSED if same else FAILED,
+                           "and paddock equal the Z3 encoding's", PASSED if same else FAILED,
                            PASSED, ("U1", "U2", "U8"),
                            f"{len(z_lines)} line segments" + (f"; differ: {diff}" if diff
                                                               else ""),
@@ -269,7 +269,7 @@ def end_order(budget: Budget, rules: Rules, model: PythonModel) -> list[CheckRes
         py_says = _python_end(model, rules, board, sheep, wolves, side)
         ok = z3_says == winner == py_says
         out.append(CheckResult("ends", name, title, PASSED if ok else FAILED, PASSED, clauses,
-                               f"U10 order gives {winner}; Z3 model {z3_says}, Python model "
+                               f"U10 order gives {winner}; Z3 encoding {z3_says}, Python model "
                                f"{py_says}", _text(board, sheep, wolves, side, rules),
                                time.perf_counter() - t0, basis="docs/rules.md U10"))
     return out
@@ -428,7 +428,7 @@ def paddock_claim(budget: Budget, rules: Rules, model: PythonModel) -> list[Chec
     return out
 
 
-# ---- the Python model against the Z3 model ----------------------------------------------------
+# ---- the Python model against the Z3 encoding ----------------------------------------------------
 
 
 FIXED = [
@@ -468,7 +468,7 @@ _ANSWERS: dict[tuple[zm.ModelRules, frozenset[int], frozenset[int], int],
 
 def _z3_answers(board: zm.Board, budget: Budget, sheep: frozenset[int], wolves: frozenset[int],
                 side: int) -> tuple[set[tuple[tuple[str, ...], bool]], str | None]:
-    """The Z3 model's legal moves (by name) and end check of a position, remembered per
+    """The Z3 encoding's legal moves (by name) and end check of a position, remembered per
     process (they depend on the position and the movement options only)."""
     key = (board.rules, sheep, wolves, side)
     if key not in _ANSWERS:
@@ -481,7 +481,7 @@ def _z3_answers(board: zm.Board, budget: Budget, sheep: frozenset[int], wolves: 
 def crosscheck(budget: Budget, rules: Rules, model: PythonModel, count: int, seed: int,
                progress: Any = None) -> list[CheckResult]:
     """On fixed and random positions: the Python model's legal moves (paths, capture or not)
-    and end checks equal the Z3 model's (U3, U4, U10)."""
+    and end checks equal the Z3 encoding's (U3, U4, U10)."""
     board = zm.Board(model_rules(rules))
     idx = {n: i for i, n in enumerate(board.names)}
     t0 = time.perf_counter()

@@ -13,7 +13,7 @@ from fleece.verify.budget import DEFAULT_TIMEOUT_MS, Budget
 from fleece.verify.report import Report
 from fleece.verify.result import CheckResult
 from fleece.verify.ulvtafl.ids import GAPS
-from fleece.verify.ulvtafl.model import PythonModel
+from fleece.verify.ulvtafl.under_test import PythonModel
 
 GAME = "ulvtafl"
 SECTIONS: tuple[tuple[str, str], ...] = (
@@ -22,16 +22,16 @@ SECTIONS: tuple[tuple[str, str], ...] = (
     ("ends", "End checks in U10's order"),
     ("gaps", "Rules gaps (U7)"),
     ("claims", "The seed's paddock claim (U5)"),
-    ("crosscheck", "Python model vs Z3 model"),
+    ("crosscheck", "Python model vs Z3 encoding"),
 )
 ALL_SECTIONS = frozenset(key for key, _ in SECTIONS)
 
 __all__ = ["GAPS", "SECTIONS", "VerifyConfig", "run_verification"]
 
 NOTES = [
-    "The Z3 model (verify/ulvtafl/z3model.py) is written from docs/rules.md section 3 alone: it "
-    "builds the board from U8's coordinates with its own point order and is compared with "
-    "the reference model by point name.",
+    "The Z3 encoding (verify/ulvtafl/encoding.py) is written from docs/rules.md section 3 alone: "
+    "it builds the board from U8's coordinates with its own point order and is compared with the "
+    "reference model by point name.",
     "Step invariants are inductive over one step or one jump of a capture chain (a chain is "
     "a sequence of jumps by one wolf): any position satisfying the invariant, any such move, "
     "and the successor satisfies it (Z3 unsat of the negation).",

@@ -1,6 +1,6 @@
 """Section `cards`: characters (W1), targets (W2), the dummy seat (W3), looks (W4) and answers
-(W5): Z3 proofs over the Z3 model, settled rulebook-style claims with witnesses, and the Python
-model under test against the Z3 model on every card, pair of cards, viewer and question."""
+(W5): Z3 proofs over the Z3 encoding, settled rulebook-style claims with witnesses, and the Python
+model under test against the Z3 encoding on every card, pair of cards, viewer and question."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from fleece.rules.woof.moves import Ask, CardPick, Look
 from fleece.rules.woof.round import AskEvent, LookEvent
 from fleece.verify.budget import Budget, Undecided
 from fleece.verify.result import PASSED, PROVED, REFUTED, CheckResult, judged
-from fleece.verify.woof import z3model as zm
+from fleece.verify.woof import encoding as zm
 from fleece.verify.woof.common import (
     FROM_Z3,
     QUESTION_INDEX,
@@ -111,7 +111,7 @@ def w1_catalogue(cfg: VerifyConfig) -> CheckResult:
 
 def w1_pairs(cfg: VerifyConfig) -> CheckResult:
     """Every pair of cards of the basic and expert sets: the model under test's character (a
-    seat dealt the pair) equals the Z3 model's."""
+    seat dealt the pair) equals the Z3 encoding's."""
     t0 = time.perf_counter()
     pairs = card_pairs()
     bad: list[str] = []
@@ -159,7 +159,7 @@ def w2_targets(budget: Budget) -> CheckResult:
 
 def w2_model(cfg: VerifyConfig) -> CheckResult:
     """The model under test's targets (of a seat dealt each character, under each Dog second
-    target) equal the Z3 model's, in pointer order."""
+    target) equal the Z3 encoding's, in pointer order."""
     t0 = time.perf_counter()
     bad = []
     tried = 0
@@ -269,7 +269,7 @@ def w4_wolf_claim(budget: Budget) -> CheckResult:
 
 def w4_model(cfg: VerifyConfig) -> CheckResult:
     """Every card of the basic and expert sets seen by a viewer of every character: the model
-    under test's announcement equals the Z3 model's."""
+    under test's announcement equals the Z3 encoding's."""
     t0 = time.perf_counter()
     bad = []
     tried = 0
@@ -346,7 +346,7 @@ def w5_hunter_claim(budget: Budget) -> CheckResult:
 
 def w5_model(cfg: VerifyConfig) -> CheckResult:
     """Every question card asked of a seat holding every pair of cards of the basic and expert
-    sets: the model under test's (truthful) answer equals the Z3 model's."""
+    sets: the model under test's (truthful) answer equals the Z3 encoding's."""
     t0 = time.perf_counter()
     bad = []
     tried = 0

@@ -2,8 +2,8 @@
 Python model under test (a WoofRound class, possibly a test's subclass with a seeded bug)
 through rounds with chosen hands.
 
-Translation between the two models happens only here and in the cross-check: the Z3 model's
-characters are integers (fleece.verify.woof.z3model), the Python model's are
+Translation between the two models happens only here and in the cross-check: the Z3 encoding's
+characters are integers (fleece.verify.woof.encoding), the Python model's are
 rules.woof.cards.Character values; cards are matched by their names (`sheep`, `dog?`,
 `sheep@dog`), which docs/rules.md and both models share.
 """
@@ -21,11 +21,11 @@ from fleece.rules.woof.moves import Deal
 from fleece.rules.woof.round import WoofOptions, WoofRound
 from fleece.verify.budget import Budget, Undecided
 from fleece.verify.result import CheckResult, undecided
-from fleece.verify.woof import z3model as zm
+from fleece.verify.woof import encoding as zm
 
 RULES = "docs/rules.md section 2"
 
-#: Python character <-> Z3 model integer.
+#: Python character <-> Z3 encoding integer.
 TO_Z3: dict[Character, int] = {Character(name): i for i, name in enumerate(zm.NAMES)}
 FROM_Z3: dict[int, Character] = {i: c for c, i in TO_Z3.items()}
 QUESTION_INDEX: dict[QuestionCard, int] = {QuestionCard(q): i for i, q in enumerate(zm.QUESTIONS)}

@@ -15,7 +15,7 @@ SECTIONS: tuple[tuple[str, str], ...] = (
     ("example", "The rulebook's example (W8, W9)"),
     ("ends", "Round and game ends (W3, W6, W7, W10)"),
     ("tokens", "Token supply (W11)"),
-    ("crosscheck", "Python model vs Z3 model"),
+    ("crosscheck", "Python model vs Z3 encoding"),
 )
 ALL_SECTIONS = frozenset(key for key, _ in SECTIONS)
 

@@ -1,15 +1,15 @@
-"""Section `crosscheck`: the Python model under test against the Z3 model on random deals and
+"""Section `crosscheck`: the Python model under test against the Z3 encoding on random deals and
 action sequences.
 
 Random rounds are played with the model under test (its own deals and legal moves; suspicions
 are right, misled by a Shepherd's Wolf token, or random, so that every scoring rule is met).
-At every turn the Z3 model, given the Python state (mapped component by component), must
+At every turn the Z3 encoding, given the Python state (mapped component by component), must
 agree on: which looks, asks and early suspicions are legal (and how many pick vectors), that
 the move played is legal, the announcement of the card seen (W4), whether a token was free
 (W11), the answer (W5), the successor state (the Z3 transition from the mapped state), and
 whether W7 ended the round. At the end: every seat's character (W1), who makes a final
 suspicion and how many it can make (W7), and the scores (W8, W9). Games (W10): random round
-results fed to the game model, its end and winners against the Z3 model.
+results fed to the game model, its end and winners against the Z3 encoding.
 
 Speed: each table's claims are one formula over placeholder variables, built once; a turn
 substitutes the values and z3.simplify decides the conjunction; only when it is false are the
@@ -55,7 +55,7 @@ from fleece.rules.woof.round import (
 )
 from fleece.rules.woof.scoring import RoundScore
 from fleece.verify.result import PASSED, CheckResult, judged
-from fleece.verify.woof import z3model as zm
+from fleece.verify.woof import encoding as zm
 from fleece.verify.woof.common import (
     QUESTION_INDEX,
     RULES,
@@ -226,7 +226,7 @@ def state_values(rnd: WoofRound, table: zm.SpecTable) -> list[Any]:
 
 
 class RoundChecker:
-    """Plays random rounds with the model under test and checks them against the Z3 model."""
+    """Plays random rounds with the model under test and checks them against the Z3 encoding."""
 
     def __init__(self, cfg: VerifyConfig, rng: random.Random) -> None:
         self.cfg = cfg
@@ -444,7 +444,7 @@ class RoundChecker:
 
 
 def rounds(cfg: VerifyConfig, advance: Callable[[], None] | None = None) -> CheckResult:
-    """Random rounds of the model under test against the Z3 model (see the module docs)."""
+    """Random rounds of the model under test against the Z3 encoding (see the module docs)."""
     t0 = time.perf_counter()
     rng = random.Random(cfg.seed)
     checker = RoundChecker(cfg, rng)
@@ -464,7 +464,7 @@ def rounds(cfg: VerifyConfig, advance: Callable[[], None] | None = None) -> Chec
                   ("W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "W11"),
                   f"{cfg.round_count} rounds ({dict(sorted(played.items()))} by players), "
                   f"{checker.turns} turns; {len(failed)} disagree", " || ".join(failed[:2])[:2000],
-                  t0, f"{RULES}: the Python model implements exactly the reading the Z3 model "
+                  t0, f"{RULES}: the Python model implements exactly the reading the Z3 encoding "
                   f"encodes (Dog target under test: {cfg.dog_target.value}; default "
                   f"{dog.value})", {"rounds": cfg.round_count, "turns": checker.turns,
                                     "failed": len(failed)})

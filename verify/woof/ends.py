@@ -1,7 +1,7 @@
 """Section `ends`: turns and the end of a round (W3, W6, W7), whether a round can go on for ever,
 and the end of the game (W10).
 
-Round invariants are inductive over the Z3 model's transition relation at every table: from
+Round invariants are inductive over the Z3 encoding's transition relation at every table: from
 the deal, every legal turn keeps them. "Can a round go on forever if nobody suspects early?" is
 a bounded search for a lasso (a play whose rules-visible state - the seat to move, who has had
 a turn, who suspected early, who is barred, the question cards held - repeats, the round not
@@ -24,7 +24,7 @@ from fleece.rules.woof.notation import format_position
 from fleece.rules.woof.round import WoofOptions, WoofRound
 from fleece.verify.budget import Budget, Undecided
 from fleece.verify.result import NO_END, PROVED, REFUTED, CheckResult, RulesGap, gap_found, judged
-from fleece.verify.woof import z3model as zm
+from fleece.verify.woof import encoding as zm
 from fleece.verify.woof.common import find, gave_up, new_round, prove
 from fleece.verify.woof.config import VerifyConfig
 from fleece.verify.woof.ids import NO_END_GAP

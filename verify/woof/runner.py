@@ -17,8 +17,8 @@ GAME = "woof"
 __all__ = ["SECTIONS", "VerifyConfig", "run"]
 
 NOTES = [
-    "The Z3 model (fleece.verify.woof.z3model) is written from docs/rules.md section 2 alone; the "
-    "Python model under test (fleece.rules.woof) is compared with it on every card, pair of "
+    "The Z3 encoding (fleece.verify.woof.encoding) is written from docs/rules.md section 2 alone; "
+    "the Python model under test (fleece.rules.woof) is compared with it on every card, pair of "
     "cards, viewer and question, on the rulebook's example and on random rounds.",
     "Round invariants are inductive: from the deal, any state satisfying them and any legal "
     "turn give a successor satisfying them (Z3 unsat of the negation), at 4-8 players (4 and "

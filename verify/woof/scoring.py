@@ -1,4 +1,4 @@
-"""Sections `scoring` and `example`: W8 and W9 as invariants of the Z3 model's scoring for every
+"""Sections `scoring` and `example`: W8 and W9 as invariants of the Z3 encoding's scoring for every
 table, and the rulebook's worked example as proof obligations.
 
 The worked example contradicts itself on the Shepherd's Wolf token: the narrative has Thomas
@@ -27,7 +27,7 @@ from fleece.rules.woof.moves import CardPick, FinalSuspicion, Look, SuspectEarly
 from fleece.rules.woof.round import WoofRound
 from fleece.verify.budget import Budget, Undecided
 from fleece.verify.result import PASSED, PROVED, REFUTED, CheckResult, judged
-from fleece.verify.woof import z3model as zm
+from fleece.verify.woof import encoding as zm
 from fleece.verify.woof.common import (
     RULES,
     TO_Z3,
@@ -45,7 +45,7 @@ EXAMPLE = "example"
 @dataclass(frozen=True)
 class Scoring:
     """A symbolic end of round for a table: characters, suspicions, Wolf tokens, the Dog's
-    second target, their domains, and the Z3 model's score."""
+    second target, their domains, and the Z3 encoding's score."""
 
     table: zm.SpecTable
     chars: list[Any]
@@ -298,7 +298,7 @@ def example_round(model: type[WoofRound], reading: str) -> WoofRound:
 
 def example_model(cfg: VerifyConfig) -> CheckResult:
     """The model under test plays both readings: reading A scores the rulebook's result, and
-    both readings score what the Z3 model's W8-W9 give (reading B: no bonus)."""
+    both readings score what the Z3 encoding's W8-W9 give (reading B: no bonus)."""
     t0 = time.perf_counter()
     problems = []
     scores: dict[str, object] = {}

@@ -51,7 +51,7 @@ from fleece.verify.result import (
     gap_found,
     judged,
 )
-from fleece.verify.woof import z3model as zm
+from fleece.verify.woof import encoding as zm
 from fleece.verify.woof.common import (
     FROM_Z3,
     TO_Z3,
@@ -404,7 +404,7 @@ def three_always_fit(budget: Budget) -> bool:
 def earliest_turn(table: zm.SpecTable, budget: Budget, max_turns: int) -> int | None:
     """The fewest turns of a legal play at this table (any start seat and bans) whose last turn
     is a look that is either the seat's 4th turn or the 13th turn of the round: the earliest a
-    W11 gap can come (see `three_always_fit`). Bounded search over the Z3 model's turn order
+    W11 gap can come (see `three_always_fit`). Bounded search over the Z3 encoding's turn order
     (W6 first turns, W7's end, early suspicions leaving the order); None up to `max_turns`."""
     n = table.players
     s = z3.Solver()

@@ -17,6 +17,7 @@ from fleece.rules.mutton.game import GameState, Phase
 from fleece.rules.mutton.moves import Escape, Kill, Move
 from fleece.rules.mutton.options import RuleSet
 from fleece.solver.mutton.bots.base import Bot, farmer_move
+from fleece.solver.mutton.bots.knowledge import knowledge
 from fleece.solver.mutton.bots.lookahead import (
     Choice,
     Settings,
@@ -25,7 +26,6 @@ from fleece.solver.mutton.bots.lookahead import (
     decide,
 )
 from fleece.solver.mutton.bots.opponent import SURE, WolfEvidence, mixed_belief
-from fleece.solver.mutton.bots.view import view
 
 
 class FleeceFarmer(Bot):
@@ -50,7 +50,7 @@ class FleeceFarmer(Bot):
             evidence = None
         for move in state.history[len(seen.history):]:
             if seen.phase is Phase.WOLF and isinstance(move, Kill | Escape):
-                v = view(seen)
+                v = knowledge(seen)
                 if evidence is None:
                     evidence = WolfEvidence(v.belief.universe.full)
                 after = seen.play(move)
@@ -72,7 +72,7 @@ class FleeceFarmer(Bot):
         """The decision point at `state` with the Farmer's belief, and the search settings
         (the sniping estimate's information share is the V2 hypothesis's in proportion to
         its probability)."""
-        sit = view(state).situation()
+        sit = knowledge(state).situation()
         settings = replace(self.settings, seed=self.rng.randrange(2**32))
         if self.recognise:
             evidence = self.evidence(state)

@@ -9,7 +9,7 @@ of sheep lost from now to the end of the game, under these assumptions:
 - the Wolf model (`WOLF_MODEL`): the Wolf makes a uniformly random legal kill (a victim next
   to one of its living wolves whose runners can be placed, M8-M10; a wolf may be the victim),
   places the runners uniformly at random, passes when it has no legal kill (M11), and never
-  escapes. This is the Wolf model the solver uses for game records (solver.mutton.model). The
+  escapes. This is the Wolf model the solver uses for game records (solver.mutton.wolf_prior). The
   fleece Farmer robot mixes it with the V2 robot's meal rule by the probability that its
   opponent is that robot (`Situation.v2`, solver.mutton.bots.opponent). Every identity that
   dies becomes public (the score shows it even without reveal);

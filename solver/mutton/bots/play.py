@@ -20,9 +20,9 @@ from fleece.rules.mutton.moves import Move, Side, format_move
 from fleece.rules.mutton.options import RuleSet
 from fleece.solver.mutton.advice import Decision, decision_for
 from fleece.solver.mutton.bots.base import WolfBot, random_wolves
+from fleece.solver.mutton.bots.knowledge import public_problem
 from fleece.solver.mutton.bots.match import placement
 from fleece.solver.mutton.bots.registry import check_bot, check_rules, make_bot
-from fleece.solver.mutton.bots.view import public_problem
 
 
 @dataclass(frozen=True)

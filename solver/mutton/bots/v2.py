@@ -1,6 +1,6 @@
 """The `v2` robots: boardspace.net's V2 Mutton robot as its behaviour is described in words
 (issue 25), written for fleece's rules. Both sides track every wolf set consistent with the
-history (the exact belief of solver.mutton.bots.view).
+history (the exact belief of solver.mutton.bots.knowledge).
 
 Farmer, in this order:
 1. one consistent set left: shoot its living wolves at once (a volley; a single shot when
@@ -31,8 +31,8 @@ from __future__ import annotations
 from fleece.rules.mutton.game import GameState
 from fleece.rules.mutton.moves import Berserk, FarmerPass, Kill, Move, Run, Shoot, WolfPass
 from fleece.solver.mutton.bots.base import Bot, WolfBot
+from fleece.solver.mutton.bots.knowledge import Knowledge, knowledge
 from fleece.solver.mutton.bots.lookahead import relocate
-from fleece.solver.mutton.bots.view import View, view
 
 THRESHOLD = 0.65  # shoot above this probability ...
 THRESHOLD_STEP = 0.05  # ... less this much per dead sheep
@@ -50,7 +50,7 @@ class V2Farmer(Bot):
     name = "v2"
 
     def move(self, state: GameState) -> Move:
-        v = view(state)
+        v = knowledge(state)
         b = v.belief
         living = v.living
         marg = b.marginals(living)
@@ -67,7 +67,7 @@ class V2Farmer(Bot):
             return self.shoot(v, best)
         return FarmerPass()
 
-    def ranking(self, v: View, marg: dict[int, float]) -> list[int]:
+    def ranking(self, v: Knowledge, marg: dict[int, float]) -> list[int]:
         """Living animals, most likely first; with one wolf left the last kill's runners
         first among equals; remaining ties at random."""
         b = v.belief
@@ -80,7 +80,7 @@ class V2Farmer(Bot):
         keyed = [(-marg[a], a not in near, self.rng.random(), a) for a in v.living]
         return [a for *_, a in sorted(keyed)]
 
-    def shoot(self, v: View, target: int) -> Shoot:
+    def shoot(self, v: Knowledge, target: int) -> Shoot:
         """A shot at `target`; with the shotgun its runners go by the relocation rule."""
         state = v.state
         letter = state.letters[target]
@@ -103,7 +103,7 @@ class V2Wolf(WolfBot):
             return WolfPass()
         sheep = [k for k in kills if k.victim not in state.wolves]
         meals = sheep or kills
-        v = view(state)
+        v = knowledge(state)
         b = v.belief
         uni = b.universe
         scored = []

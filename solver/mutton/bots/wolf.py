@@ -32,6 +32,7 @@ from fleece.rules.mutton.options import RuleSet
 from fleece.solver.mutton.bots.base import WolfBot, kill_move
 from fleece.solver.mutton.bots.belief import Belief
 from fleece.solver.mutton.bots.board import KillOption, Position
+from fleece.solver.mutton.bots.knowledge import knowledge
 from fleece.solver.mutton.bots.lookahead import (
     Settings,
     best_volley,
@@ -39,7 +40,6 @@ from fleece.solver.mutton.bots.lookahead import (
     runner_placements,
     suspect_order,
 )
-from fleece.solver.mutton.bots.view import view
 
 ESCAPE_POINTS = 3  # M12
 
@@ -147,7 +147,7 @@ class FleeceWolf(WolfBot):
         escapes = state.escapes()
         if not kills and not escapes:
             return WolfPass()
-        v = view(state)
+        v = knowledge(state)
         b, _ = v.belief.compact()
         pos = v.position
         living = v.living

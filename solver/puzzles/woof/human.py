@@ -58,7 +58,7 @@ class _Empty(Exception):
 
 def _unary(f: Fact, seat: int, h: Hand) -> bool:
     """Hand `h` of `seat` agrees with fact `f` (true for facts about other seats)."""
-    from fleece.solver.woof.model import ask_ok, hand_ok, saw_weight
+    from fleece.solver.woof.shared import ask_ok, hand_ok, saw_weight
 
     if isinstance(f, HandFact):
         return f.seat != seat or hand_ok(h, f)
@@ -71,7 +71,7 @@ def _unary(f: Fact, seat: int, h: Hand) -> bool:
 
 def _look_ok(f: Fact, viewer: Hand, target: Hand) -> bool:
     """The look or sighting `f` can happen with these viewer and target hands."""
-    from fleece.solver.woof.model import look_weight, saw_viewer_ok
+    from fleece.solver.woof.shared import look_weight, saw_viewer_ok
 
     if isinstance(f, LookFact):
         return look_weight(character_of(viewer), target, f) > 0

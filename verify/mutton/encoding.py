@@ -1,4 +1,4 @@
-"""A Z3 model of the Mutton rules (docs/rules.md M1-M20), written from the rules text alone.
+"""A Z3 encoding of the Mutton rules (docs/rules.md M1-M20), written from the rules text alone.
 
 The state is symbolic per animal: a cell as (row, diagonal) integers, an `on` flag (the animal
 or its corpse stands on the board), a status code and a wolf flag, plus the counters the
@@ -27,7 +27,8 @@ Expr = Any  # z3 expressions are untyped in z3's Python API
 
 @dataclass(frozen=True)
 class Variant:
-    """The rule parameters the Z3 model needs (mirrors docs/rules.md options, not rules.mutton)."""
+    """The rule parameters the Z3 encoding needs (mirrors docs/rules.md options, not
+    rules.mutton)."""
 
     size: int = 4
     num_sheep: int = 26
@@ -164,7 +165,7 @@ def symbolic_state(n: int, tag: str) -> ZState:
 
 @dataclass(frozen=True)
 class Concrete:
-    """A concrete position for the Z3 model: per animal a cell (or None), a status, a wolf flag.
+    """A concrete position for the Z3 encoding: per animal a cell (or None), a status, a wolf flag.
 
     A dead animal whose corpse still lies on the board carries the corpse's cell.
     """

@@ -4,7 +4,7 @@ the Farmer's knowledge): the solver's problem, the belief over wolf sets and the
 Only public information is used: the Farmer's chart (rules.mutton.chart.farmer_chart:
 identities of the dead under reveal, the score, the rows of every kill) and, for each Wolf
 pass, the kills that were legal for some wolf set at that moment (D9). The secret choice of
-wolves is used only to replay the moves, exactly as solver.mutton.record_view does.
+wolves is used only to replay the moves, exactly as solver.mutton.public_record does.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def position_of(state: GameState) -> Position:
 
 
 @dataclass(frozen=True)
-class View:
+class Knowledge:
     """The Farmer's knowledge at a state: problem, belief, position, living animals."""
 
     state: GameState
@@ -76,11 +76,11 @@ class View:
         return self.state.dead_sheep()
 
 
-def view(state: GameState) -> View:
+def knowledge(state: GameState) -> Knowledge:
     """The Farmer's public knowledge at a state that is past the set-up."""
     if state.phase in (Phase.PLACE, Phase.CHOOSE):
         raise ValueError("the robots' view needs a game past the set-up")
     problem = public_problem(state)
     words = problem.dictionary
     belief = Belief.from_facts(state.letters, state.rules.num_wolves, problem.facts, words)
-    return View(state, problem, belief, position_of(state))
+    return Knowledge(state, problem, belief, position_of(state))

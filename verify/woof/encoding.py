@@ -1,4 +1,4 @@
-"""A Z3 model of Woof!! (docs/rules.md section 2, W1-W11), written from docs/rules.md alone.
+"""A Z3 encoding of Woof!! (docs/rules.md section 2, W1-W11), written from docs/rules.md alone.
 
 Nothing here comes from fleece.rules.woof: characters, card values, the basic and expert cards,
 targets, questions and clue tokens are re-read from docs/rules.md, and every rule is a formula.

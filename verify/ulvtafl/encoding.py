@@ -1,4 +1,4 @@
-"""A Z3 model of Ulvtafl written from docs/rules.md section 3 alone (it imports nothing from
+"""A Z3 encoding of Ulvtafl written from docs/rules.md section 3 alone (it imports nothing from
 fleece.rules.ulvtafl): the board from U1/U8's coordinates, the paddock of U2/U8, the moves of
 U3/U4/U6/U10 as relations over Boolean occupancy vectors, and U10's ordered end checks.
 
@@ -150,7 +150,7 @@ class State:
         return z3.And(cs)
 
     def value(self, model: Any) -> tuple[frozenset[int], frozenset[int], int]:
-        """The concrete position of a Z3 model."""
+        """The concrete position of a Z3 encoding."""
         import z3
 
         def true(b: Any) -> bool:
@@ -267,7 +267,7 @@ def well_formed(s: State, wolves: tuple[int, ...] = (1, 2)) -> Any:
 
 def legal_moves(board: Board, sheep: set[int], wolves: set[int], side: int,
                 budget: Any) -> set[tuple[tuple[int, ...], bool]]:
-    """Every legal move of a concrete position by Z3 model enumeration (U3, U4, U10): a
+    """Every legal move of a concrete position by Z3 encoding enumeration (U3, U4, U10): a
     move is its path of points and whether it captures. A capture chain is a sequence of
     jumps by one wolf, each over a sheep not yet jumped onto a point that is empty (no
     sheep left there, no other wolf; the wolf's own start is empty once left), maximal,
