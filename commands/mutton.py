@@ -188,12 +188,14 @@ def match(
              "wolves)")] = None,
     side: Annotated[str, typer.Option(
         metavar="SIDE", autocompletion=names(*api.SIDES),
-        help="the side --against plays: farmer (replacing --farmer) or wolf")] = "farmer",
+        help="the side --against plays: farmer (compared with --farmer) or wolf "
+             "(compared with --wolf)")] = "farmer",
     json: Json = False,
 ) -> int:
-    """Play robots against each other, refereed by the rules model: sheep lost a game with
-    its 95% interval, wins, game lengths; with --against, a paired comparison of two robots
-    on one side. Ctrl-C stops and reports the games played (exit status 130)."""
+    """Play Mutton robots against each other. Refereed by the rules model; prints the sheep
+    lost a game with its 95% interval, wins and game lengths; with --against, a paired
+    comparison of two robots on one side, game by game on the same seeds. Ctrl-C stops and
+    reports the games played (exit status 130)."""
     from fleece.commands.base import progress_bar
 
     request = api.MatchRequest(farmer=farmer, wolf=wolf, games=games, seed=seed, rules=rules,
