@@ -177,7 +177,7 @@ def match(
     rules: Annotated[str, typer.Option(
         metavar="RULES", autocompletion=complete_rules,
         help="'pbmserv default', 'boardspace-like' (quick play to 11, random layout), or "
-             "pbmserv options ('-quick=11 -shotgun'; write --rules=-quick=11)")
+             "pbmserv options ('-quick=11 -shotgun')")
     ] = "pbmserv default",
     layout: Annotated[str | None, typer.Option(
         metavar="LAYOUT", autocompletion=names("sparse", "random"), show_default=False,
