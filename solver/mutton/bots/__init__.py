@@ -6,4 +6,6 @@ and load no game model, so the chart advice of `fleece mutton solve` can use the
 (`farmer`, `wolf`, `v2`, `randombot`), the registry (`registry`) and the runner (`match`) play
 through the rules model. This package's `__init__` imports nothing, so that importing one light
 module does not load the heavy ones.
+
+Imports: fleece.rules and fleece.solver.
 """
