@@ -12,7 +12,7 @@ fields are the keys of `fleece mutton ... --json`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from fleece.api.budget import solve_budget, within
@@ -25,6 +25,10 @@ __all__ = [
     "BoardRequest",
     "ChartReport",
     "ChartRequest",
+    "CompareReport",
+    "CompareRequest",
+    "MatchReport",
+    "MatchRequest",
     "PackReport",
     "PuzzleCheckReport",
     "PuzzleCheckRequest",
@@ -37,12 +41,17 @@ __all__ = [
     "advise",
     "board",
     "board_svg",
+    "bot_names",
     "check_puzzle",
+    "compare",
     "generate_pack",
+    "match",
+    "match_text",
     "parse_chart",
     "parse_letters",
     "problem",
     "replay",
+    "rule_set_names",
     "solve",
 ]
 
@@ -357,6 +366,243 @@ def check_puzzle(request: PuzzleCheckRequest) -> PuzzleCheckReport:
                     spec.ident or request.source)
     return PuzzleCheckReport.from_json(verdict.data, lines=verdict.lines,
                                          passed=verdict.ok)
+
+
+# ---- robot matches ------------------------------------------------------------------------
+
+MAX_GAMES = 100_000  # games of one match: hours of play for the slowest robots already
+MAX_SEED = 2**63 - 1
+SIDES = ("farmer", "wolf")
+
+
+def bot_names() -> tuple[str, ...]:
+    """The robots a match can use (`random`, `v2`, `fleece`), for either side."""
+    from fleece.solver.mutton.bots.registry import BOTS
+
+    return BOTS
+
+
+def rule_set_names() -> tuple[str, ...]:
+    """The named rule sets of a match (`pbmserv default`, `boardspace-like`)."""
+    from fleece.solver.mutton.bots.match import RULE_SETS
+
+    return tuple(RULE_SETS)
+
+
+@dataclass(frozen=True)
+class MatchRequest:
+    """`fleece mutton match`: the `farmer` robot against the `wolf` robot for `games` single
+    games from `seed`. `rules` is a named rule set (`pbmserv default`, `boardspace-like`) or
+    pbmserv challenge options (`-quick=11 -shotgun`); `layout` (`sparse` or `random`)
+    defaults to the named rule set's, else sparse (random where the sparse layout does not
+    exist)."""
+
+    farmer: str = "fleece"
+    wolf: str = "v2"
+    games: int = 100
+    seed: int = 0
+    rules: str = "pbmserv default"
+    layout: str | None = None
+
+
+@dataclass(frozen=True)
+class CompareRequest(MatchRequest):
+    """`fleece mutton match ... --against BOT --side farmer|wolf`: the request's robot on
+    `side` and the `against` robot on that side, each against the request's other robot,
+    game i of both on the same seed (same layout, same wolves)."""
+
+    against: str = "v2"
+    side: str = "farmer"
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatchReport(Report):
+    """A match's outcome (`fleece mutton match --json`): games played, the robots, sheep
+    lost a game (the Wolf's points, M20) with its 95% interval, wins, moves a game, and the
+    request behind them (`requested` games, `stopped` when interrupted before the end);
+    `scores` the sheep lost in each game, in order. `result` is the solver's MatchResult
+    (every game's record); `text` the report in words."""
+
+    games: int
+    farmer: str
+    wolf: str
+    sheep_lost: dict[str, Any]
+    farmer_wins: int
+    wolf_wins: int
+    plies: dict[str, Any]
+    requested: int
+    stopped: bool
+    seed: int
+    rules: str
+    rule_set: str | None
+    layout: str
+    win_target: int
+    scores: list[int]
+    result: Any = detail()
+    seconds: float = detail(0.0)
+    text: str = detail("")
+
+
+@dataclass(frozen=True, kw_only=True)
+class CompareReport(MatchReport):
+    """A paired comparison: the fields of the request's match, then the `side` compared, the
+    `against` robot's match on the same seeds (a MatchReport's JSON) and the paired
+    `difference` of sheep lost a game (request's robot minus `against`, game by game) with
+    its 95% interval."""
+
+    side: str
+    against: dict[str, Any]
+    difference: dict[str, Any]
+
+
+def _match_setup(request: MatchRequest) -> tuple[Any, str, str | None]:
+    """The RuleSet, layout and rule-set name of a request; FleeceError naming the field."""
+    from fleece.rules.mutton.options import parse_options
+    from fleece.solver.mutton.bots.match import LAYOUTS, RULE_SETS
+    from fleece.solver.mutton.bots.registry import check_rules
+
+    for name in ("farmer", "wolf", *(("against",) if isinstance(request, CompareRequest)
+                                    else ())):
+        bot = getattr(request, name)
+        if bot not in bot_names():
+            raise FleeceError(f"unknown robot {bot[:30]!r} (known: {', '.join(bot_names())})",
+                              field=name)
+    if isinstance(request, CompareRequest) and request.side not in SIDES:
+        raise FleeceError(f"{request.side[:30]!r} is not a side (farmer or wolf)",
+                          field="side")
+    if not 1 <= request.games <= MAX_GAMES:
+        raise FleeceError(f"must be in 1..{MAX_GAMES}, got {request.games}", field="games",
+                          limit=MAX_GAMES)
+    if not 0 <= request.seed <= MAX_SEED:
+        raise FleeceError(f"must be in 0..2**63-1, got {request.seed}", field="seed",
+                          limit=MAX_SEED)
+    key = " ".join(request.rules.replace("-", " ").split()).lower()
+    named = next((n for n in RULE_SETS if " ".join(n.replace("-", " ").split()) == key), None)
+    if named is not None:
+        rules, layout = RULE_SETS[named]
+    else:
+        try:
+            rules, layout = parse_options(request.rules), "sparse"
+        except ParseError as exc:
+            raise ParseError(f"{exc.message} (or a named rule set: "
+                             f"{', '.join(RULE_SETS)})", column=exc.column,
+                             field="rules") from None
+    try:
+        check_rules(rules)
+    except FleeceError as exc:
+        raise FleeceError(exc.message.split(": ", 1)[-1], field="rules") from None
+    if request.layout is not None:
+        if request.layout not in LAYOUTS:
+            raise FleeceError(f"{request.layout[:30]!r} is not a layout (sparse or random)",
+                              field="layout")
+        layout = request.layout
+    return rules, layout, named
+
+
+def _match_report(result: Any, named: str | None, cls: type[MatchReport] = MatchReport,
+                  **extra: Any) -> Any:
+    """The report of a solver MatchResult."""
+    data = result.to_json(records=False)
+    data.pop("seconds")
+    report = cls(**data, rule_set=named, scores=[g.score for g in result.games],
+                 result=result, seconds=result.seconds, **extra)
+    return report
+
+
+def match(request: MatchRequest, progress: Callable[[int], None] | None = None,
+          stop: Callable[[], bool] | None = None) -> MatchReport:
+    """Play a match refereed by the rules model (solver.mutton.bots.match): game i is drawn
+    from (seed, i), so the same request gives the same games. `progress(done)` hears each
+    finished game; `stop()` (asked between games) or Ctrl-C ends the match early with the
+    games finished so far (`stopped`)."""
+    from fleece.solver.mutton.bots.match import MatchRequest as Games
+    from fleece.solver.mutton.bots.match import play_match
+
+    rules, layout, named = _match_setup(request)
+    games = Games(request.farmer, request.wolf, request.games, request.seed, rules, layout)
+    tick = None if progress is None else (lambda done, total, game: progress(done))
+    result = play_match(games, tick, stop)
+    report: MatchReport = _match_report(result, named)
+    return replace(report, text=match_text(report))
+
+
+def compare(request: CompareRequest, progress: Callable[[int], None] | None = None,
+            stop: Callable[[], bool] | None = None) -> CompareReport:
+    """Play the request's robot and the `against` robot on `side` against the same opponent,
+    game by game on the same seeds (interleaved: a stop leaves both with the same games)."""
+    from fleece.rules.mutton.moves import Side
+    from fleece.solver.mutton.bots.match import paired_match
+
+    rules, layout, named = _match_setup(request)
+    side = Side.FARMER if request.side == "farmer" else Side.WOLF
+    first, opponent = ((request.farmer, request.wolf) if side is Side.FARMER
+                       else (request.wolf, request.farmer))
+    tick = None if progress is None else (lambda done, total, game: progress(done))
+    paired = paired_match(side, first, request.against, opponent, request.games,
+                          request.seed, rules, layout, tick, stop)
+    second: MatchReport = _match_report(paired.second, named)
+    report: CompareReport = _match_report(
+        paired.first, named, CompareReport, side=request.side,
+        against=second.to_json(), difference=paired.difference.to_json())
+    report = replace(report, result=paired)
+    return replace(report, text=match_text(report))
+
+
+def _estimate_text(data: dict[str, Any], digits: int = 2) -> str:
+    """`6.10 (95% CI 5.20 to 7.00)` of an estimate's JSON."""
+    if data["mean"] is None:
+        return "-"
+    head = f"{data['mean']:.{digits}f}"
+    if data["ci95"] is None:
+        return head
+    lo, hi = data["ci95"]
+    return f"{head} (95% CI {lo:.{digits}f} to {hi:.{digits}f})"
+
+
+def match_text(report: MatchReport) -> str:
+    """A match or paired comparison in words, as `fleece mutton match` prints it."""
+    rules = f"{report.rule_set} ({report.rules})" if report.rule_set else report.rules
+    head = (f"{report.games} game{'s' if report.games != 1 else ''}"
+            + (f" of {report.requested} (stopped)" if report.stopped else "")
+            + f", seed {report.seed}; rules {rules or '(pbmserv defaults)'}, "
+              f"{report.layout} layout; the Wolf wins a game with {report.win_target} "
+              "points or more")
+    lines: list[str] = []
+    if isinstance(report, CompareReport):
+        side = report.side.capitalize()
+        other, opponent = (("Wolf", report.wolf) if report.side == "farmer"
+                           else ("Farmer", report.farmer))
+        mine, theirs = getattr(report, report.side), report.against[report.side]
+        sides = "Farmers" if report.side == "farmer" else "Wolves"
+        lines.append(f"{sides} {mine} and {theirs} against the {opponent} {other}, game by "
+                     "game on the same seeds (same layouts, same wolves)")
+        rows = [(f"{mine} {side}", report.to_json()), (f"{theirs} {side}", report.against)]
+    else:
+        lines.append(f"{report.farmer} Farmer against {report.wolf} Wolf")
+        rows = [(f"{report.farmer} Farmer", report.to_json())]
+    lines.append(head)
+    width = max(len(name) for name, _ in rows)
+    lines.append(f"{'':{width}}  {'sheep lost a game':<30}  {'Farmer wins':>11}  "
+                 f"{'Wolf wins':>9}  moves a game")
+    for name, data in rows:
+        moves = "-" if data["plies"]["mean"] is None else f"{data['plies']['mean']:.1f}"
+        lines.append(f"{name:<{width}}  {_estimate_text(data['sheep_lost']):<30}  "
+                     f"{data['farmer_wins']:>11}  {data['wolf_wins']:>9}  {moves}")
+    if isinstance(report, CompareReport):
+        d = report.difference
+        verdict = ""
+        if d["ci95"] is not None and (d["ci95"][0] > 0 or d["ci95"][1] < 0):
+            verb = "loses" if report.side == "farmer" else "eats"
+            verdict = (f": the {mine} {side} {verb} {'fewer' if d['mean'] < 0 else 'more'} "
+                       "sheep (the interval excludes zero)")
+        elif d["mean"] is not None:
+            verdict = ": no difference shown (the interval includes zero)"
+        lines.append(f"difference {mine} - {theirs}, sheep lost a game: "
+                     f"{_estimate_text(d)}{verdict}")
+    if report.games:
+        lines.append(f"took {report.seconds:.1f} s ({report.seconds / report.games:.2f} s a "
+                     f"game{' pair' if isinstance(report, CompareReport) else ''})")
+    return "\n".join(lines) + "\n"
 
 
 # ---- verification -------------------------------------------------------------------------

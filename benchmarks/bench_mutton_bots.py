@@ -49,16 +49,12 @@ sys.path.insert(0, str(ROOT))
 from fleece.rules.mutton.options import RuleSet  # noqa: E402
 from fleece.solver.mutton.bots.base import Bot  # noqa: E402
 from fleece.solver.mutton.bots.farmer import FleeceFarmer  # noqa: E402
-from fleece.solver.mutton.bots.match import MatchRequest, play_game  # noqa: E402
+from fleece.solver.mutton.bots.match import RULE_SETS, MatchRequest, play_game  # noqa: E402
 from fleece.solver.mutton.bots.stats import Estimate  # noqa: E402
 
 SEED = 31_337  # the benchmark's games; tuning and fitting used other seeds (1000-7000)
 FIT_SEED = 5_000
 
-RULE_SETS = {
-    "pbmserv default": (RuleSet(), "sparse"),
-    "boardspace-like": (RuleSet(quick_play=11), "random"),
-}
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ EXIT_OK = 0
 EXIT_RESULT = 1  # an inconsistent position, a failed check, a stopped search: a result
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
+EXIT_INTERRUPTED = 130  # stopped by Ctrl-C; a command may print what it has first
 
 def finish(ok: bool) -> int:
     """The end of a command whose result may be a failure (an inconsistent chart, a failed

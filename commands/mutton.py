@@ -11,6 +11,7 @@ import typer
 from fleece.api import mutton as api
 from fleece.commands.base import (
     ENGINE_HELP,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     PackCount,
     PackForce,
@@ -148,6 +149,70 @@ def chart(
     else:
         echo(report.text, end="")
     return EXIT_OK
+
+
+def complete_bot(incomplete: str) -> list[str]:
+    """Shell completion of robot names (the registry is loaded only when completing)."""
+    return [b for b in api.bot_names() if b.startswith(incomplete)]
+
+
+def complete_rules(incomplete: str) -> list[str]:
+    """Shell completion of the named rule sets."""
+    return [r for r in api.rule_set_names() if r.startswith(incomplete)]
+
+
+@app.command()
+def match(
+    farmer: Annotated[str, typer.Option(
+        metavar="BOT", autocompletion=complete_bot,
+        help="the Farmer robot: fleece | v2 | random")] = "fleece",
+    wolf: Annotated[str, typer.Option(
+        metavar="BOT", autocompletion=complete_bot,
+        help="the Wolf robot: fleece | v2 | random")] = "v2",
+    games: Annotated[int, typer.Option(
+        parser=int_in(0), metavar="N", help=f"games to play (1..{api.MAX_GAMES:,})")] = 100,
+    seed: Annotated[int, typer.Option(
+        parser=int_in(0), metavar="N",
+        help="seed: game i's layout, wolves and robot seeds come from (seed, i)")] = 0,
+    rules: Annotated[str, typer.Option(
+        metavar="RULES", autocompletion=complete_rules,
+        help="'pbmserv default', 'boardspace-like' (quick play to 11, random layout), or "
+             "pbmserv options ('-quick=11 -shotgun')")
+    ] = "pbmserv default",
+    layout: Annotated[str | None, typer.Option(
+        metavar="LAYOUT", autocompletion=names("sparse", "random"), show_default=False,
+        help="sparse | random (default: the rule set's; sparse where it exists)")] = None,
+    against: Annotated[str | None, typer.Option(
+        metavar="BOT", autocompletion=complete_bot, show_default=False,
+        help="compare with this robot on --side, on the same seeds (same layouts, same "
+             "wolves)")] = None,
+    side: Annotated[str, typer.Option(
+        metavar="SIDE", autocompletion=names(*api.SIDES),
+        help="the side --against plays: farmer (compared with --farmer) or wolf "
+             "(compared with --wolf)")] = "farmer",
+    json: Json = False,
+) -> int:
+    """Play Mutton robots against each other. Refereed by the rules model; prints the sheep
+    lost a game with its 95% interval, wins and game lengths; with --against, a paired
+    comparison of two robots on one side, game by game on the same seeds. Ctrl-C stops and
+    reports the games played (exit status 130)."""
+    from fleece.commands.base import progress_bar
+
+    request = api.MatchRequest(farmer=farmer, wolf=wolf, games=games, seed=seed, rules=rules,
+                               layout=layout)
+    report: api.MatchReport
+    if against is not None:
+        paired = api.CompareRequest(**vars(request), against=against, side=side)
+        with progress_bar("game pairs", games, "pairs") as tick:
+            report = api.compare(paired, tick)
+    else:
+        with progress_bar("games", games, "games") as tick:
+            report = api.match(request, tick)
+    if json:
+        print_json(report)
+    else:
+        echo(report.text, end="")
+    return EXIT_INTERRUPTED if report.stopped else EXIT_OK
 
 
 @puzzle.command("generate")

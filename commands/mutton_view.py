@@ -133,25 +133,37 @@ def report(analysis: Any) -> Document:
 
 
 def advice_lines(doc: Document, advice: Any, fraction_text: Any, join_letters: Any) -> None:
-    """The advice paragraph: the best single shot and the berserk set with its cost."""
-    p = advice.best_probability
-    doc.styled("Advice", "bold")
-    exact = fraction_text(p)
-    tie = ""
-    if len(advice.tied) > 1:
-        tie = (f"; tied with {join_letters(list(advice.tied[1:]))} "
-               f"(tie rule: {advice.tie_rule})")
-    doc.line("  Best single shot: ", (advice.best_shot, "bold"),
-             f" (P(wolf) = {float(p):.3f}{' = ' + exact if exact else ''}){tie}")
-    b = advice.berserk_set
-    lo, hi = advice.living_wolves
-    wolves = f"{lo}" if lo == hi else f"{lo} to {hi}"
-    if advice.sheep_cost_worst == 0:
-        cost = "no sheep"
+    """The advice: fleece's Farmer robot's decision (each kind of move with the expected sheep
+    lost from now to the end of the game) and the assumptions behind its numbers, then the
+    plain facts: the most likely wolf, and a volley that wins at no cost when there is one."""
+    decision = advice.decision
+    if decision is not None:
+        doc.line(("Advice", "bold"), " (fleece's Farmer robot)")
+        doc.line("  ", (decision.line, "bold"))
+        so_far = "" if decision.lost is None else f" ({decision.lost} lost so far)"
+        doc.line(f"  Sheep lost from now to the end of the game{so_far}, assuming:")
+        for assumption in decision.assumptions:
+            doc.line(f"    - {assumption}")
     else:
-        exp = advice.sheep_cost_expected
-        cost = (f"{advice.sheep_cost_worst} sheep" if lo == hi else
-                f"at most {advice.sheep_cost_worst} sheep, {float(exp):.2f} expected")
-    doc.line(f"  Berserk set: {', '.join(b)} ({len(b)} animal{'s' if len(b) != 1 else ''}"
-             f"; {wolves} living wolves among them): going berserk on it wins for sure "
-             f"and costs {cost} (if berserk is allowed and unused, M13).")
+        doc.styled("Advice", "bold")
+        doc.line(f"  No decision with expected losses: {advice.skipped}.")
+    p = advice.best_probability
+    if p == 1:
+        sure = list(advice.sure_kill)
+        many = len(sure) > 1
+        doc.line(f"  Certain {'wolves' if many else 'wolf'}: ", (join_letters(sure), "bold"),
+                 f": a shot at {'either' if len(sure) == 2 else 'any' if many else 'it'} "
+                 "cannot miss.")
+    elif p == 0:
+        doc.line("  No living animal can be a wolf.")
+    else:
+        exact = fraction_text(p)
+        tie = ""
+        if len(advice.tied) > 1:
+            tie = (f"; tied with {join_letters(list(advice.tied[1:]))} "
+                   f"(tie rule: {advice.tie_rule})")
+        doc.line("  Most likely wolf: ", (advice.best_shot, "bold"),
+                 f" (P(wolf) = {float(p):.3f}{' = ' + exact if exact else ''}){tie}.")
+    if advice.sheep_cost_worst == 0 and len(advice.berserk_set) > 1:
+        doc.line(f"  Berserk on {{{', '.join(advice.berserk_set)}}} wins now for certain and "
+                 "costs no sheep (if berserk is allowed and unused, M13).")

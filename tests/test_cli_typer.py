@@ -118,8 +118,8 @@ def test_a_piped_report_is_plain_text_never_wrapped() -> None:
                           capture_output=True, text=True, env=env, timeout=120, cwd=ROOT)
     assert proc.returncode == 0
     assert "\x1b" not in proc.stdout and "\u2503" not in proc.stdout
-    berserk = next(ln for ln in proc.stdout.splitlines() if "Berserk set:" in ln)
-    assert len(berserk) > 80 and berserk.endswith("(if berserk is allowed and unused, M13).")
+    advice = next(ln for ln in proc.stdout.splitlines() if ln.startswith("  shoot C now:"))
+    assert len(advice) > 80 and advice.endswith("V, Y, Z}: 14.0")
     assert "animal  status" in proc.stdout
 
 
@@ -130,6 +130,8 @@ def test_a_piped_report_is_plain_text_never_wrapped() -> None:
     (["fleece", "verify", "--game", ""], ["mutton", "woof", "ulvtafl", "cards"]),
     (["fleece", "cards", "deck", "--deck", ""], ["wolf", "pairs:"]),
     (["fleece", "cards", "war", "analyse", "--order", "w"], ["winner-first"]),
+    (["fleece", "mutton", "match", "--wolf", ""], ["fleece", "random", "v2"]),
+    (["fleece", "mutton", "match", "--against", "f"], ["fleece"]),
 ])
 def test_shell_completion_names_games_engines_and_decks(words: list[str],
                                                         expected: list[str]) -> None:

@@ -150,7 +150,7 @@ def test_decision_depth_is_checked_and_huge_charts_are_skipped() -> None:
 def test_deep_decision_on_a_tiny_board_is_the_exact_expected_loss() -> None:
     """A chart of a tiny game (7 cells, 4 animals, 1 wolf, one kill): searched 3 moves deep,
     every move's expected loss equals the whole game tree's, enumerated with the rules model
-    (tests/test_mutton_bots_exact.py): the chart advice and the robot are the same
+    (tests/helpers/mutton_game_tree.py): the chart advice and the robot are the same
     computation."""
     from helpers.mutton_game_tree import consistent, farmer_value
 

@@ -36,8 +36,9 @@ def test_help_page_report() -> None:
     assert "219 consistent wolf sets" in text
     assert ("C: round 2's runners were C, D and S; D and S were shot as sheep, so C killed J"
             in text)
-    assert "Best single shot: C" in text
-    assert "Berserk set: A, B, C, E, F, G, I, K, L, M, N, O, P, Q, R, T, U, V, X, Y, Z" in text
+    assert "Certain wolf: C: a shot at it cannot miss." in text
+    assert "  shoot C now: expected sheep lost 4.1; waiting: 4.7; berserk on {A, B, C, F, G, " \
+        "I, K, L, N, O, P, V, Y, Z}: 14.0\n" in text
     assert "57/73" in text  # F's exact probability in the table
     assert "g-  U C Q R" in text  # the board
 

@@ -43,6 +43,13 @@ from fleece.solver.mutton.bots.stats import Estimate
 MAX_GAMES = 100_000
 MAX_PLIES = 2_000  # far beyond any game (M24: every round kills or passes, then a shot)
 LAYOUTS = ("sparse", "random")
+# Named rule sets with their layouts: pbmserv's defaults from the rulebook's sparse layout, and
+# the closest fleece rules to boardspace.net's game (one game, quick play to the rulebook's 11,
+# a set-up of the player's choosing, here random).
+RULE_SETS: dict[str, tuple[RuleSet, str]] = {
+    "pbmserv default": (RuleSet(), "sparse"),
+    "boardspace-like": (RuleSet(quick_play=11), "random"),
+}
 
 
 class BotError(RuntimeError):
