@@ -391,7 +391,7 @@ class VerifyVariant:
 # ---- playing against a robot --------------------------------------------------------------
 
 __all__ += ["PlayMoveRequest", "PlayRecordReport", "PlayReport", "PlayStartRequest",
-            "play_move", "play_record", "play_start"]
+            "play_move", "play_record", "play_start", "play_state"]
 
 PLAY_SIDES = ("farmer", "wolf")
 PLAY_LAYOUTS = ("sparse", "random")
@@ -498,9 +498,9 @@ def _play_seed(seed: int | None) -> int:
     return seed
 
 
-def _play_game(request: PlayMoveRequest) -> tuple[Any, Any]:
+def _play_game(request: PlayMoveRequest) -> tuple[Any, Any, int]:
     """The game of a request rebuilt: the set-up from the seed, then every move of `moves`
-    through the rules model; (state, the person's side)."""
+    through the rules model; (state, the person's side, the number of set-up moves)."""
     from fleece.rules.errors import IllegalMoveError
     from fleece.rules.mutton.game import Phase
     from fleece.rules.mutton.moves import parse_move
@@ -513,6 +513,7 @@ def _play_game(request: PlayMoveRequest) -> tuple[Any, Any]:
         raise FleeceError("missing: the game's seed, as play_start reported it", field="seed")
     seed = _play_seed(request.seed)
     state = setup(_play_rules(request.rules), person, seed, request.layout)
+    setup_moves = len(state.history)
     for i, text in enumerate(request.moves):
         where = f"item {i + 1} {text[:20]!r}"
         if state.over:
@@ -522,7 +523,7 @@ def _play_game(request: PlayMoveRequest) -> tuple[Any, Any]:
             state = state.play(parse_move(text, state.board, side))
         except (ParseError, IllegalMoveError) as exc:
             raise FleeceError(f"{where}: {exc.message}", field="moves") from None
-    return state, person
+    return state, person, setup_moves
 
 
 def _play_report(request: PlayStartRequest, seed: int, person: Any, step: Any,
@@ -612,11 +613,10 @@ def play_move(request: PlayMoveRequest) -> PlayReport:
     from fleece.rules.errors import IllegalMoveError
     from fleece.rules.mutton.game import Phase
     from fleece.rules.mutton.moves import format_move, parse_move
-    from fleece.solver.mutton.bots.play import setup, step
+    from fleece.solver.mutton.bots.play import step
 
-    state, person = _play_game(request)
+    state, person, setup_moves = _play_game(request)
     assert request.seed is not None
-    setup_moves = len(setup(state.rules, person, request.seed, request.layout).history)
     text = request.move.strip()
     if not text:
         raise FleeceError("missing: your move in pbmserv notation (a letter to shoot, "
@@ -637,12 +637,22 @@ def play_move(request: PlayMoveRequest) -> PlayReport:
     return _play_report(request, request.seed, person, after, format_move(move), setup_moves)
 
 
+def play_state(request: PlayMoveRequest) -> PlayReport:
+    """The game so far, as it stands (`move` ignored): what a page shows again after a
+    refused move or with the overlay switched."""
+    from fleece.solver.mutton.bots.play import Step
+
+    state, person, setup_moves = _play_game(request)
+    assert request.seed is not None
+    return _play_report(request, request.seed, person, Step(state, ()), None, setup_moves)
+
+
 def play_record(request: PlayMoveRequest) -> PlayRecordReport:
     """The record of the game so far (`move` ignored), in the text `fleece mutton replay`
     reads: the options line, the placement, the wolves, then every move."""
     from fleece.rules.mutton.record import format_record
 
-    state, _ = _play_game(request)
+    state, _, _ = _play_game(request)
     return PlayRecordReport(record=format_record(state.rules, [list(state.history)]),
                             complete=state.over,
                             name=f"mutton-{request.person}-{request.bot}-{request.seed}.txt")
