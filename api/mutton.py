@@ -391,7 +391,7 @@ class VerifyVariant:
 # ---- playing against a robot --------------------------------------------------------------
 
 __all__ += ["PlayMoveRequest", "PlayRecordReport", "PlayReport", "PlayStartRequest",
-            "play_move", "play_record", "play_start", "play_state"]
+            "play_move", "play_record", "play_robots", "play_start", "play_state"]
 
 PLAY_SIDES = ("farmer", "wolf")
 PLAY_LAYOUTS = ("sparse", "random")
@@ -418,7 +418,9 @@ class PlayStartRequest:
 class PlayMoveRequest(PlayStartRequest):
     """A game so far and the person's next move: `moves` every move after the set-up, both
     sides', as play_start and play_move report them (the robot's wolves are not among them:
-    the seed gives them again); `move` the person's move in pbmserv notation (M28)."""
+    the seed gives them again); `move` the person's move in pbmserv notation (M28). The moves
+    are checked against the rules, not replayed against the robot: a robot move changed to
+    another legal one is played as given."""
 
     moves: tuple[str, ...] = ()
     move: str = ""
@@ -463,6 +465,13 @@ class PlayRecordReport(Report):
     record: str
     complete: bool
     name: str
+
+
+def play_robots() -> dict[str, str]:
+    """The robots a person can play against, by name, each with a line on how it plays."""
+    from fleece.solver.mutton.bots.registry import BOTS, DESCRIPTIONS
+
+    return {b: DESCRIPTIONS[b] for b in BOTS}
 
 
 def _play_side(request: PlayStartRequest) -> Any:

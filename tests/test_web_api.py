@@ -29,6 +29,7 @@ import pytest
 from helpers.clirun import invoke
 from starlette.testclient import TestClient
 
+from fleece.api import mutton as mutton_api
 from fleece.web.app import CSP, Config, create_app, is_loopback
 from fleece.web.body import MAX_BODY
 
@@ -1029,7 +1030,7 @@ def test_mutton_play_page_start_move_overlay(client: TestClient) -> None:
     from fleece.solver.mutton.bots.registry import BOTS
     from fleece.web.routers.mutton_play import Robot
 
-    assert typing_args(Robot) == BOTS
+    assert typing_args(Robot) == BOTS == tuple(mutton_api.play_robots())
     page = client.get("/mutton/play")
     assert page.status_code == 200 and 'id="start-form"' in page.text
     assert all(f'<option value="{b}"' in page.text for b in BOTS)
@@ -1057,6 +1058,20 @@ def test_mutton_play_page_start_move_overlay(client: TestClient) -> None:
     refused = client.post("/mutton/play", data={"action": "start", "seed": "seven"})
     assert refused.status_code == 400 and 'id="start-form"' in refused.text
     assert "seed: " in unescape(refused.text)
+
+
+def test_mutton_play_api_fields_are_the_library_requests() -> None:
+    """The JSON bodies' fields are the library requests' fields, by the same names."""
+    import dataclasses
+
+    from fleece.web.routers.mutton_play import GameBody, MoveBody, StartBody
+
+    def names(request: Any) -> set[str]:
+        return {f.name for f in dataclasses.fields(request)}
+
+    assert set(StartBody.model_fields) == names(mutton_api.PlayStartRequest)
+    assert set(MoveBody.model_fields) == names(mutton_api.PlayMoveRequest)
+    assert set(GameBody.model_fields) == names(mutton_api.PlayMoveRequest) - {"move"}
 
 
 def typing_args(annotation: Any) -> tuple[Any, ...]:

@@ -14,7 +14,6 @@ from starlette.responses import Response
 
 from fleece.api import mutton
 from fleece.rules.errors import FleeceError
-from fleece.solver.mutton.bots.registry import BOTS, DESCRIPTIONS
 from fleece.web.body import parse_form, read_body
 from fleece.web.jobs import mutton_play as jobs
 from fleece.web.models import (
@@ -31,7 +30,8 @@ from fleece.web.site import REFUSED, Site, SiteDep, refusal
 api = APIRouter(prefix="/api/mutton/play", tags=["mutton play"])
 pages = APIRouter(include_in_schema=False)
 Person = Literal["farmer", "wolf"]
-Robot = Literal["fleece", "random", "v2"]  # fleece.solver.mutton.bots.registry.BOTS
+Robot = Literal["fleece", "random", "v2"]  # mutton.play_robots(), in the same order
+ROBOTS = mutton.play_robots()
 Layout = Literal["sparse", "random"]
 MAX_MOVES = 300  # a game of 26 animals has fewer than 60 moves
 SEED_TEXT = "the seed the layout, the robot's wolves and its every reply are drawn from"
@@ -42,7 +42,7 @@ class StartBody(RequestModel):
 
     person: Person = Field("farmer", description="the side you play")
     bot: Robot = Field("v2", description="the robot: " + "; ".join(
-        f"`{b}` {DESCRIPTIONS[b]}" for b in BOTS))
+        f"`{b}` {d}" for b, d in ROBOTS.items()))
     seed: int | None = Field(None, ge=0, le=mutton.MAX_PLAY_SEED, description=(
         SEED_TEXT + " (absent: a fresh one, in the answer)"))
     rules: Line = Field("", description=(
@@ -167,7 +167,7 @@ def _show(request: Request, site: Site, found: dict[str, Any] | None, status: in
     context = {"error": None, "settings": _settings(), "tried": "", "overlay_on": True,
                **context}
     return site.page(request, "mutton_play.html", status, game=found and found["json"],
-                     view=found and found["view"], bots=[(b, DESCRIPTIONS[b]) for b in BOTS],
+                     view=found and found["view"], bots=list(ROBOTS.items()),
                      **context)
 
 
