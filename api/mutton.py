@@ -30,6 +30,10 @@ __all__ = [
     "MatchReport",
     "MatchRequest",
     "PackReport",
+    "PlayMoveRequest",
+    "PlayRecordReport",
+    "PlayReport",
+    "PlayStartRequest",
     "PuzzleCheckReport",
     "PuzzleCheckRequest",
     "PuzzleGenerateRequest",
@@ -49,6 +53,11 @@ __all__ = [
     "match_text",
     "parse_chart",
     "parse_letters",
+    "play_move",
+    "play_record",
+    "play_robots",
+    "play_start",
+    "play_state",
     "problem",
     "replay",
     "rule_set_names",
@@ -632,3 +641,279 @@ class VerifyVariant:
                         escape=self.escape, reveal=not self.no_reveal,
                         berserk=not self.no_berserk)
         return package.VerifyConfig(rules=rules, quick=quick)
+
+
+# ---- playing against a robot --------------------------------------------------------------
+
+PLAY_SIDES = ("farmer", "wolf")
+PLAY_LAYOUTS = ("sparse", "random")
+MAX_PLAY_SEED = 10**18 - 1  # the layout's seed is taken modulo 10**18
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayStartRequest:
+    """A new game against a robot: the person's side (`farmer` or `wolf`), the robot
+    (`random`, `v2`, `fleece`), the seed the layout, the robot's wolves and every reply are
+    drawn from (None: a fresh one, reported), the rule options (`-size=3 -num_sheep=10
+    -num_wolves=2`; empty: pbmserv's default), the layout (`sparse` where the rules have it,
+    else `random`) and whether to compute the solver's overlay."""
+
+    person: str = "farmer"
+    bot: str = "v2"
+    seed: int | None = None
+    rules: str = ""
+    layout: str = "sparse"
+    overlay: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayMoveRequest(PlayStartRequest):
+    """A game so far and the person's next move: `moves` every move after the set-up, both
+    sides', as play_start and play_move report them (the robot's wolves are not among them:
+    the seed gives them again); `move` the person's move in pbmserv notation (M28). The moves
+    are checked against the rules, not replayed against the robot: a robot move changed to
+    another legal one is played as given."""
+
+    moves: tuple[str, ...] = ()
+    move: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayReport(Report):
+    """The game after a request: the game's settings (`rules` as an options line), `moves`
+    every move after the set-up, the person's move (`played`) and the robot's `replies`,
+    who is to move, the score (the Wolf's: one per dead sheep, three per escaped wolf), the
+    board as the person sees it (`animals`: letter, cell, fate, and `wolf` true, false or
+    null when the person cannot know), the corpses' cells, what the person may do
+    (`choices`) and, when asked and the game is under way, the solver's `overlay` of what the
+    Farmer knows (count of wolf sets, P(wolf), certain facts, the Farmer robot's decision)."""
+
+    person: str
+    bot: str
+    seed: int
+    rules: str
+    layout: str
+    moves: list[str]
+    played: str | None
+    replies: list[str]
+    to_move: str | None
+    your_turn: bool
+    over: bool
+    round: int
+    score: int
+    result: str | None
+    animals: list[dict[str, Any]]
+    corpses: list[str]
+    choices: dict[str, Any] | None
+    overlay: dict[str, Any] | None
+    state: Any = detail()
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayRecordReport(Report):
+    """The game's record in the text `fleece mutton replay` reads (the robot's wolves
+    included); `complete` whether the game is over."""
+
+    record: str
+    complete: bool
+    name: str
+
+
+def play_robots() -> dict[str, str]:
+    """The robots a person can play against, by name, each with a line on how it plays."""
+    from fleece.solver.mutton.bots.registry import BOTS, DESCRIPTIONS
+
+    return {b: DESCRIPTIONS[b] for b in BOTS}
+
+
+def _play_side(request: PlayStartRequest) -> Any:
+    from fleece.rules.mutton.moves import Side
+
+    if request.person not in PLAY_SIDES:
+        raise FleeceError(f"expected farmer or wolf, got {request.person[:20]!r}",
+                          field="person")
+    if request.layout not in PLAY_LAYOUTS:
+        raise FleeceError(f"expected sparse or random, got {request.layout[:20]!r}",
+                          field="layout")
+    return Side.FARMER if request.person == "farmer" else Side.WOLF
+
+
+def _play_rules(text: str) -> Any:
+    from fleece.rules.mutton.options import RuleSet, parse_options
+
+    if not text.strip():
+        return RuleSet()
+    try:
+        return parse_options(text)
+    except FleeceError as exc:
+        raise exc.located("rules") from None
+
+
+def _play_seed(seed: int | None) -> int:
+    if seed is None:
+        import secrets
+
+        return secrets.randbelow(10**6)
+    if not 0 <= seed <= MAX_PLAY_SEED:
+        raise FleeceError(f"{seed} is out of range (0..{MAX_PLAY_SEED})", field="seed")
+    return seed
+
+
+def _play_game(request: PlayMoveRequest) -> tuple[Any, Any, int]:
+    """The game of a request rebuilt: the set-up from the seed, then every move of `moves`
+    through the rules model; (state, the person's side, the number of set-up moves)."""
+    from fleece.rules.errors import IllegalMoveError
+    from fleece.rules.mutton.game import Phase
+    from fleece.rules.mutton.moves import parse_move
+    from fleece.solver.mutton.bots.play import setup
+    from fleece.solver.mutton.bots.registry import check_bot
+
+    person = _play_side(request)
+    check_bot(request.bot, "bot")
+    if request.seed is None:
+        raise FleeceError("missing: the game's seed, as play_start reported it", field="seed")
+    seed = _play_seed(request.seed)
+    state = setup(_play_rules(request.rules), person, seed, request.layout)
+    setup_moves = len(state.history)
+    for i, text in enumerate(request.moves):
+        where = f"item {i + 1} {text[:20]!r}"
+        if state.over:
+            raise FleeceError(f"{where}: the game is over before it", field="moves")
+        side = None if state.phase in (Phase.PLACE, Phase.CHOOSE) else state.to_move
+        try:
+            state = state.play(parse_move(text, state.board, side))
+        except (ParseError, IllegalMoveError) as exc:
+            raise FleeceError(f"{where}: {exc.message}", field="moves") from None
+    return state, person, setup_moves
+
+
+def _play_report(request: PlayStartRequest, seed: int, person: Any, step: Any,
+                 played: str | None, setup_moves: int) -> PlayReport:
+    from fleece.rules.mutton.game import Fate, Phase
+    from fleece.rules.mutton.moves import Side, format_move
+    from fleece.solver.mutton.bots.play import overlay
+
+    state = step.state
+    side = state.to_move
+    mine = side is person and not state.over
+    know_all = person is Side.WOLF or state.over
+    animals = []
+    for a in state.letters:
+        fate = state.fate(a)
+        cell = state.position(a)
+        known = know_all or fate is Fate.ESCAPED or (fate is not Fate.ALIVE
+                                                      and state.rules.reveal)
+        animals.append({"letter": a, "cell": None if cell is None else cell.name,
+                        "fate": fate.value, "wolf": state.is_wolf(a) if known else None})
+    choices = _play_choices(state) if mine else None
+    shown = None
+    if request.overlay and state.phase in (Phase.WOLF, Phase.FARMER):
+        shown = overlay(state).to_json()
+    result = None
+    if state.over:
+        result = (f"game over: the Wolf scores {state.score} ({state.dead_sheep()} sheep "
+                  f"dead, {state.escaped_wolves()} wolves escaped)")
+        quick = state.wolf_wins_quick_play()
+        if quick is not None:
+            result += f"; quick play to {state.rules.quick_play}: the " + \
+                ("Wolf wins" if quick else "Farmer wins")
+    return PlayReport(
+        person=person.value.lower(), bot=request.bot, seed=seed,
+        rules=state.rules.to_options(), layout=request.layout,
+        moves=[format_move(m) for m in state.history[setup_moves:]], played=played,
+        replies=[format_move(m) for m in step.replies],
+        to_move=None if side is None else side.value.lower(), your_turn=mine,
+        over=state.over, round=state.round, score=state.score, result=result,
+        animals=animals, corpses=sorted(c.name for c in state.corpses), choices=choices,
+        overlay=shown, state=state)
+
+
+def _play_choices(state: Any) -> dict[str, Any]:
+    """What the person may do now: the wolves to choose, the kills (victim, runners, the
+    cells they may run to) and escapes, or the shots, berserk and pass."""
+    from fleece.rules.mutton.game import Phase
+
+    def option(o: Any) -> dict[str, Any]:
+        return {"animal": o.victim, "runners": list(o.runners),
+                "free": sorted(c.name for c in o.free_cells)}
+
+    out: dict[str, Any] = {"phase": state.phase.value, "wolves": state.rules.num_wolves,
+                           "targets": [], "escapes": [], "berserk": False, "pass": False}
+    if state.phase is Phase.WOLF:
+        kills = state.legal_kills()
+        out.update(targets=[option(k) for k in kills], escapes=state.escapes(),
+                   **{"pass": not kills})
+    elif state.phase is Phase.FARMER:
+        out.update(targets=[option(o) for o in state.shot_options()],
+                   berserk=state.berserk_available(),
+                   **{"pass": not state.farmer_must_shoot()})
+    return out
+
+
+def play_start(request: PlayStartRequest) -> PlayReport:
+    """Start a game against a robot: the set-up drawn from the seed and the robot's first
+    moves (as the Wolf: its first kill; a person playing the Wolf first chooses the wolves,
+    M6). FleeceError naming the field on a bad side, robot, seed, layout or rule set."""
+    from fleece.solver.mutton.bots.play import setup, start
+    from fleece.solver.mutton.bots.registry import check_bot
+
+    person = _play_side(request)
+    check_bot(request.bot, "bot")
+    seed = _play_seed(request.seed)
+    rules = _play_rules(request.rules)
+    first = start(rules, person, request.bot, seed, request.layout)
+    state = setup(rules, person, seed, request.layout)
+    return _play_report(request, seed, person, first, None, len(state.history))
+
+
+def play_move(request: PlayMoveRequest) -> PlayReport:
+    """The person's move after the game so far, then the robot's replies (the same replies
+    as fleece.solver.mutton.bots.play.step: they depend only on the seed and the moves).
+    FleeceError (field `move`) naming the move when it is malformed, illegal, or not the
+    person's turn; (field `moves`) at the first bad move of the game so far."""
+    from fleece.rules.errors import IllegalMoveError
+    from fleece.rules.mutton.game import Phase
+    from fleece.rules.mutton.moves import format_move, parse_move
+    from fleece.solver.mutton.bots.play import step
+
+    state, person, setup_moves = _play_game(request)
+    assert request.seed is not None
+    text = request.move.strip()
+    if not text:
+        raise FleeceError("missing: your move in pbmserv notation (a letter to shoot, "
+                          "`K:L-a2,E-f4` to eat K)", field="move")
+    if state.over:
+        raise FleeceError(f"{text[:20]!r}: the game is over", field="move")
+    if state.to_move is not person:
+        raise FleeceError(f"{text[:20]!r}: it is the robot's turn after these moves",
+                          field="move")
+    side = None if state.phase is Phase.CHOOSE else state.to_move
+    try:
+        move = parse_move(text, state.board, side)
+        after = step(state, move, request.bot, request.seed)
+    except ParseError as exc:
+        raise FleeceError(f"cannot read {text[:20]!r}: {exc.message}", field="move") from None
+    except IllegalMoveError as exc:
+        raise FleeceError(f"illegal move {text[:20]!r}: {exc.message}", field="move") from None
+    return _play_report(request, request.seed, person, after, format_move(move), setup_moves)
+
+
+def play_state(request: PlayMoveRequest) -> PlayReport:
+    """The game so far, as it stands (`move` ignored): what a page shows again after a
+    refused move or with the overlay switched."""
+    from fleece.solver.mutton.bots.play import Step
+
+    state, person, setup_moves = _play_game(request)
+    assert request.seed is not None
+    return _play_report(request, request.seed, person, Step(state, ()), None, setup_moves)
+
+
+def play_record(request: PlayMoveRequest) -> PlayRecordReport:
+    """The record of the game so far (`move` ignored), in the text `fleece mutton replay`
+    reads: the options line, the placement, the wolves, then every move."""
+    from fleece.rules.mutton.record import format_record
+
+    state, _, _ = _play_game(request)
+    return PlayRecordReport(record=format_record(state.rules, [list(state.history)]),
+                            complete=state.over,
+                            name=f"mutton-{request.person}-{request.bot}-{request.seed}.txt")

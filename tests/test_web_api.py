@@ -14,6 +14,7 @@ from __future__ import annotations
 import builtins
 import io
 import json
+import math
 import os
 import re
 import socket
@@ -28,6 +29,7 @@ import pytest
 from helpers.clirun import invoke
 from starlette.testclient import TestClient
 
+from fleece.api import mutton as mutton_api
 from fleece.web.app import CSP, Config, create_app, is_loopback
 from fleece.web.body import MAX_BODY
 
@@ -205,6 +207,16 @@ def test_api_refuses_malformed_json(client: TestClient, raw: bytes, fragment: st
     assert fragment in r.json()["error"]
 
 
+def test_no_body_is_an_empty_object_but_white_space_is_not_json(client: TestClient) -> None:
+    """A route whose fields all have defaults takes a request without a body as `{}`; a body
+    of white space alone is malformed JSON (400), as the schema says."""
+    r = client.post("/api/ulvtafl/board", headers={"content-type": "application/json"})
+    assert r.status_code == 200 and r.json()["to_move"] == "wolves"
+    r = client.post("/api/ulvtafl/board", content=b"\n",
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 400 and "invalid JSON" in r.json()["error"]
+
+
 def test_body_and_text_sizes_are_capped(client: TestClient) -> None:
     r = client.post("/api/mutton/solve", content=b"{" + b" " * (MAX_BODY + 10) + b"}",
                     headers={"content-type": "application/json"})
@@ -249,7 +261,12 @@ def test_mutton_page_shows_board_table_facts_and_advice(client: TestClient) -> N
         assert exact == expected
         assert kind == ("wolf" if exact == "1" else "cleared" if exact == "0" else "open")
     assert living
-    assert 'id="advice"' in html and "Best single shot" in html
+    decision = data["advice"]["decision"]
+    advice = re.search(r'<p id="advice"><strong>(.*?)</strong>', html)
+    assert advice is not None and unescape(advice.group(1)) == decision["line"]
+    shown = re.findall(r"<li>(.*?)</li>", html.split('<ul id="assumptions">')[1].split("</ul>")[0])
+    assert [unescape(x) for x in shown] == decision["assumptions"]
+    assert "Certain wolf: <strong>C</strong>" in html
     shown = re.search(r'<details class="json">.*?<pre>(.*?)</pre>', html, re.S)
     assert shown is not None
     assert json.dumps(json.loads(unescape(shown.group(1))), indent=2) + "\n" == \
@@ -845,6 +862,240 @@ def test_every_page_has_the_security_headers(client: TestClient) -> None:
         assert r.headers["x-content-type-options"] == "nosniff"
 
 
+# ---- Mutton against a robot ------------------------------------------------------------------
+
+SMALL = "-size=3 -num_sheep=10 -num_wolves=2"
+
+
+def _person_move(state: Any, rng: Any) -> Any:
+    """A legal move for the person, chosen from the rules model's list (no robot code): the
+    wolves at random, else a random move among the first 200 listed (berserk volleys left
+    out, so that games last a few turns)."""
+    from itertools import islice
+
+    from fleece.rules.mutton.game import Phase
+    from fleece.rules.mutton.moves import Berserk, ChooseWolves
+
+    if state.phase is Phase.CHOOSE:
+        return ChooseWolves("".join(sorted(rng.sample(state.letters,
+                                                      state.rules.num_wolves))))
+    moves = [m for m in islice(state.legal_moves(), 200) if not isinstance(m, Berserk)]
+    return rng.choice(moves)
+
+
+@pytest.mark.parametrize("person,bot", [("farmer", "v2"), ("wolf", "random"),
+                                        ("wolf", "fleece")])
+def test_mutton_play_api_replies_are_the_robots(client: TestClient, person: str,
+                                                bot: str) -> None:
+    """A game started with a seed and driven move by move through the JSON API gets, at
+    every turn, the replies that fleece.solver.mutton.bots.play gives when called directly
+    with the same seed and moves (the request carries the whole game: no session); the
+    answer's `moves` are the game's history after the set-up, and the robot's wolves are
+    never among them when the person plays the Farmer."""
+    import random
+
+    from fleece.rules.mutton.moves import Side, format_move
+    from fleece.rules.mutton.options import parse_options
+    from fleece.solver.mutton.bots import play
+
+    side = Side.FARMER if person == "farmer" else Side.WOLF
+    rules = parse_options(SMALL)
+    seed = 2024
+    game = {"person": person, "bot": bot, "seed": seed, "rules": SMALL, "layout": "random"}
+    r = client.post("/api/mutton/play/start", json=game)
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    direct = play.start(rules, side, bot, seed, layout="random")
+    assert answer["replies"] == [format_move(m) for m in direct.replies]
+    setup = len(play.setup(rules, side, seed, "random").history)
+    rng = random.Random(5)
+    turns = 0
+    while not direct.state.over:
+        assert answer["your_turn"] and answer["to_move"] == person
+        move = _person_move(direct.state, rng)
+        r = client.post("/api/mutton/play/move", json={**game, "moves": answer["moves"],
+                                                       "move": format_move(move)})
+        assert r.status_code == 200, r.text
+        answer = r.json()
+        direct = play.step(direct.state, move, bot, seed)
+        assert answer["played"] == format_move(move)
+        assert answer["replies"] == [format_move(m) for m in direct.replies]
+        assert answer["moves"] == [format_move(m) for m in direct.state.history[setup:]]
+        assert (answer["over"], answer["score"]) == (direct.state.over, direct.state.score)
+        turns += 1
+    assert turns >= 2 and answer["result"].startswith("game over: the Wolf scores ")
+    if person == "farmer":
+        assert not any(m.startswith("wolves=") for m in answer["moves"])
+
+
+def test_mutton_play_api_overlay_is_the_solvers(client: TestClient) -> None:
+    """The overlay is what the Farmer knows (the solver's count and exact probabilities on
+    the public facts) and, at the Farmer's turn, the Farmer robot's decision; switched off,
+    it is null."""
+    from fleece.rules.mutton.moves import Side
+    from fleece.rules.mutton.options import RuleSet
+    from fleece.solver.mutton.bots import play
+
+    game = {"person": "farmer", "bot": "v2", "seed": 7}
+    answer = client.post("/api/mutton/play/start", json=game).json()
+    state = play.start(RuleSet(), Side.FARMER, "v2", 7).state
+    expected = play.overlay(state).to_json()
+    assert answer["overlay"] == expected
+    assert answer["overlay"]["decision"]["line"].startswith(("shoot ", "wait"))
+    # Z was eaten and its two neighbours V and Y ran (`Z:V-d2,Y-c3`): the 4 wolves are among
+    # the other 25 animals, and one of them is V or Y, the only animals next to Z (M8)
+    assert answer["moves"] == ["Z:V-d2,Y-c3"]
+    assert answer["overlay"]["count"] == math.comb(25, 4) - math.comb(23, 4) == 3795
+    off = client.post("/api/mutton/play/start", json={**game, "overlay": False}).json()
+    assert off["overlay"] is None and off["moves"] == answer["moves"]
+
+
+def test_mutton_play_api_refuses_bad_input_in_one_line(client: TestClient) -> None:
+    """An illegal or unreadable move is a 400 naming the move; so are a move out of turn, a
+    bad game so far, an unknown robot, a bad seed or rule set: one line each, never 500."""
+    game = {"person": "farmer", "bot": "random", "seed": 3, "rules": SMALL,
+            "layout": "random"}
+    start = client.post("/api/mutton/play/start", json=game).json()
+    dead = next(a["letter"] for a in start["animals"] if a["fate"] != "alive")
+    cases = [
+        ("/move", {**game, "moves": start["moves"], "move": dead},
+         f"move: illegal move '{dead}': {dead} is not alive, so it cannot be shot"),
+        ("/move", {**game, "moves": start["moves"], "move": "Q"},
+         "move: illegal move 'Q': there is no animal 'Q' (animals are A..J)"),
+        ("/move", {**game, "moves": start["moves"], "move": "A:zz"},
+         "move: cannot read 'A:zz': 'zz' is not a runner move"),
+        ("/move", {**game, "moves": start["moves"][:-1], "move": "A"},
+         "move: 'A': it is the robot's turn after these moves"),
+        ("/move", {**game, "moves": ["Q", "A"], "move": "A"}, "moves: item 1 'Q': "),
+        ("/move", {**game, "moves": start["moves"]}, "move: missing"),
+        ("/start", {"bot": "alphazero"}, "bot: 'alphazero' is not one of fleece, random, v2"),
+        ("/start", {"seed": -1}, "seed: -1 is out of range (0..999999999999999999)"),
+        ("/start", {"seed": True}, "seed: expected a whole number, got true"),
+        ("/start", {"rules": "-size=99"}, "rules: size must be in 2..8, got 99"),
+        ("/start", {"rules": "-num_wolves=9"}, "rules: the robots track every wolf set"),
+        ("/start", {"person": "shepherd"}, "person: 'shepherd' is not one of farmer, wolf"),
+        ("/move", {"move": "A"}, "seed: missing"),
+    ]
+    for path, body, message in cases:
+        r = client.post("/api/mutton/play" + path, json=body)
+        assert r.status_code == 400, (body, r.text)
+        error = r.json()["error"]
+        assert error.startswith(message) and "\n" not in error, (body, error)
+
+
+def test_mutton_play_record_replays_to_the_same_game(client: TestClient) -> None:
+    """The record, from the JSON endpoint and as the page's download, is the text `fleece
+    mutton replay` reads: replayed by the record parser it reaches the game's final state,
+    and the replay API reports the game's score."""
+    from fleece.api import mutton
+    from fleece.rules.mutton.moves import Side
+    from fleece.rules.mutton.options import parse_options
+    from fleece.rules.mutton.record import replay_text
+    from fleece.solver.mutton.bots import play
+
+    game = {"person": "wolf", "bot": "v2", "seed": 11, "rules": SMALL, "layout": "random"}
+    answer = client.post("/api/mutton/play/start", json=game).json()
+    for turn in range(3):
+        if answer["over"]:
+            break
+        move = "wolves=AD"
+        if turn:  # eat the first animal the Wolf may eat, its runners to the first free cells
+            kill = answer["choices"]["targets"][0]
+            move = kill["animal"] + (":" if kill["runners"] else "") + ",".join(
+                f"{a}-{c}" for a, c in zip(kill["runners"], kill["free"], strict=False))
+        r = client.post("/api/mutton/play/move", json={**game, "moves": answer["moves"],
+                                                       "move": move})
+        assert r.status_code == 200, r.text
+        answer = r.json()
+    rules = parse_options(SMALL)
+    state = play.setup(rules, Side.WOLF, 11, "random")
+    for text in answer["moves"]:
+        state = state.play(mutton_move(state, text))
+    body = {**game, "moves": answer["moves"]}
+    record = client.post("/api/mutton/play/record", json=body).json()
+    assert record["complete"] is state.over
+    assert replay_text(record["record"]).current == state
+    page = client.post("/mutton/play/record", data={**game, "seed": "11",
+                                                    "moves": " ".join(answer["moves"])})
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/plain")
+    assert page.headers["content-disposition"] == \
+        'attachment; filename="mutton-wolf-v2-11.txt"'
+    assert page.text == record["record"]
+    replayed = mutton.replay(mutton.ReplayRequest(record=page.text)).to_json()
+    assert replayed["games"][0]["score"] == state.score == answer["score"]
+    r = client.post("/api/mutton/play/record", json={**game, "moves": ["wolves=AD", "Z"]})
+    assert r.status_code == 400 and r.json()["error"].startswith("moves: item 2 'Z': ")
+
+
+def mutton_move(state: Any, text: str) -> Any:
+    """A move's text read for the side to move (None in the set-up)."""
+    from fleece.rules.mutton.game import Phase
+    from fleece.rules.mutton.moves import parse_move
+
+    side = None if state.phase in (Phase.PLACE, Phase.CHOOSE) else state.to_move
+    return parse_move(text, state.board, side)
+
+
+def test_mutton_play_page_start_move_overlay(client: TestClient) -> None:
+    """The page: the start form lists the robots; a start shows the seed and the board; a
+    move shows the robot's reply; the overlay button hides and shows the solver's overlay;
+    an illegal move is the error next to the game as it stood (400); a bad seed in the
+    start form is the error next to the form."""
+    from fleece.solver.mutton.bots.registry import BOTS
+    from fleece.web.routers.mutton_play import Robot
+
+    assert typing_args(Robot) == BOTS == tuple(mutton_api.play_robots())
+    page = client.get("/mutton/play")
+    assert page.status_code == 200 and 'id="start-form"' in page.text
+    assert all(f'<option value="{b}"' in page.text for b in BOTS)
+    assert '<a href="/mutton/play" aria-current="page">Play Mutton</a>' in page.text
+    started = client.post("/mutton/play", data={"action": "start", "person": "farmer",
+                                                "bot": "v2", "seed": "7"})
+    assert started.status_code == 200
+    assert '<strong id="seed-shown">7</strong>' in started.text
+    assert 'id="overlay-table"' in started.text and 'id="decision"' in started.text
+    moves = re.search(r'name="moves" value="([^"]*)"', started.text).group(1)
+    assert moves == "Z:V-d2,Y-c3"  # the v2 Wolf's first kill with seed 7 (see the API test)
+    game = {"person": "farmer", "bot": "v2", "seed": "7", "moves": moves, "overlay": "on"}
+    moved = client.post("/mutton/play", data={**game, "action": "move", "move": "V"})
+    assert moved.status_code == 200
+    assert '<code id="played">V</code>' in moved.text and 'id="replies"' in moved.text
+    hidden = client.post("/mutton/play", data={**game, "action": "overlay"})
+    assert 'id="overlay-table"' not in hidden.text and "Show the solver" in hidden.text
+    assert 'name="overlay" value="off"' in hidden.text
+    shown = client.post("/mutton/play", data={**game, "overlay": "off", "action": "overlay"})
+    assert 'id="overlay-table"' in shown.text
+    bad = client.post("/mutton/play", data={**game, "action": "move", "move": "Z"})
+    assert bad.status_code == 400
+    assert "move: illegal move &#39;Z&#39;: Z is not alive" in bad.text
+    assert 'id="play-board"' in bad.text
+    refused = client.post("/mutton/play", data={"action": "start", "seed": "seven"})
+    assert refused.status_code == 400 and 'id="start-form"' in refused.text
+    assert "seed: " in unescape(refused.text)
+
+
+def test_mutton_play_api_fields_are_the_library_requests() -> None:
+    """The JSON bodies' fields are the library requests' fields, by the same names."""
+    import dataclasses
+
+    from fleece.web.routers.mutton_play import GameBody, MoveBody, StartBody
+
+    def names(request: Any) -> set[str]:
+        return {f.name for f in dataclasses.fields(request)}
+
+    assert set(StartBody.model_fields) == names(mutton_api.PlayStartRequest)
+    assert set(MoveBody.model_fields) == names(mutton_api.PlayMoveRequest)
+    assert set(GameBody.model_fields) == names(mutton_api.PlayMoveRequest) - {"move"}
+
+
+def typing_args(annotation: Any) -> tuple[Any, ...]:
+    """The values of a Literal."""
+    import typing
+
+    return typing.get_args(annotation)
+
+
 # Every route of the app and the tests above that drive it with good and bad input: a new
 # route fails test_every_route_is_tested until it is added here with its tests.
 TESTED_ROUTES = {
@@ -885,6 +1136,12 @@ TESTED_ROUTES = {
     ("POST", "/cards/concentration"): "test_cards_pages",
     ("POST", "/api/cards/war/analyse"): "test_war_api_is_the_cli_json, test_cards_bad_*",
     ("POST", "/api/cards/concentration/solve"): "test_concentration_api_*, test_cards_bad_*",
+    ("GET", "/mutton/play"): "test_mutton_play_page_*",
+    ("POST", "/mutton/play"): "test_mutton_play_page_*",
+    ("POST", "/mutton/play/record"): "test_mutton_play_record_*",
+    ("POST", "/api/mutton/play/start"): "test_mutton_play_api_*",
+    ("POST", "/api/mutton/play/move"): "test_mutton_play_api_*",
+    ("POST", "/api/mutton/play/record"): "test_mutton_play_record_*",
 }
 
 

@@ -63,10 +63,11 @@ def test_no_job_touches_the_file_system_in_the_worker() -> None:
     from fleece.web.app import Config, create_app
     from fleece.web.jobs import cards as cards_jobs
     from fleece.web.jobs import mutton as mutton_jobs
+    from fleece.web.jobs import mutton_play as play_jobs
     from fleece.web.jobs import ulvtafl as ulvtafl_jobs
     from fleece.web.jobs import woof as woof_jobs
     from fleece.web.models import from_json
-    from fleece.web.routers import cards, mutton, ulvtafl, ulvtafl_puzzles, woof
+    from fleece.web.routers import cards, mutton, mutton_play, ulvtafl, ulvtafl_puzzles, woof
 
     helppage = (EX / "mutton" / "helppage.txt").read_text(encoding="utf-8")
     typo = (EX / "mutton" / "typo.txt").read_text(encoding="utf-8")
@@ -119,6 +120,16 @@ def test_no_job_touches_the_file_system_in_the_worker() -> None:
             "moves": ["g5-f5", "c4-b4"]}).to_request(puzzle_u)),
         (jobs.for_api, ulvtafl_jobs.puzzle_check, ulvtafl_api.PuzzleCheckRequest(
             puzzle=puzzle_u.text, source="004.txt")),
+        (jobs.for_page, play_jobs.start, body(mutton_play.StartBody, {
+            "seed": 7, "bot": "fleece"}).to_request()),
+        (jobs.for_page, play_jobs.move, body(mutton_play.MoveBody, {
+            "seed": 7, "bot": "fleece", "moves": ["Z:V-d2,Y-c3"], "move": "V"}).to_request()),
+        (jobs.for_page, play_jobs.move, body(mutton_play.MoveBody, {
+            "seed": 7, "person": "wolf", "move": "wolves=ABCD"}).to_request()),
+        (jobs.for_page, play_jobs.state, body(mutton_play.GameBody, {
+            "seed": 7, "moves": ["Z:V-d2,Y-c3"]}).to_request()),
+        (jobs.for_api, play_jobs.record, body(mutton_play.GameBody, {
+            "seed": 7, "moves": ["Z:V-d2,Y-c3"]}).to_request()),
     ]
     outcomes: list[str] = []
     with TestClient(app, base_url="http://localhost") as c:

@@ -178,6 +178,13 @@ def _ulvtafl_solved(pg: Any, url: str) -> None:
     pg.wait_for_selector("#solve-result")
 
 
+def _mutton_play(pg: Any, url: str) -> None:
+    pg.goto(url + "/mutton/play")
+    pg.fill("#seed", "7")
+    pg.click("#start")
+    pg.wait_for_selector("#play-board")
+
+
 def _go(path: str) -> Callable[[Any, str], None]:
     return lambda pg, url: pg.goto(url + path)
 
@@ -189,6 +196,7 @@ PAGES: dict[str, Callable[[Any, str], None]] = {
     "puzzle-mutton": _go("/puzzles/mutton/medium/003"),
     "puzzle-woof": _go("/puzzles/woof/easy/001"),
     "puzzle-ulvtafl": _go("/ulvtafl/puzzles/hard/004"), "api-docs": _go("/docs"),
+    "mutton-play-start": _go("/mutton/play"), "mutton-play": _mutton_play,
     "not-found": _go("/nope"),
 }
 
@@ -259,6 +267,75 @@ def test_board_letters_read_on_their_shade_as_drawn(server: str, browser: Any,
     assert low == []
     certain = next(c for c in cells if c["letter"] == "C")
     assert _rgb(certain["fill"]) != _rgb(certain["texts"][1])
+
+
+def _choices(page: Any) -> Any:
+    return page.eval_on_selector("#play-board",
+                                 "e => JSON.parse(e.getAttribute('data-choices'))")
+
+
+def test_mutton_play_as_the_farmer_on_a_phone(server: str, browser: Any) -> None:
+    """On a phone: start a game as the Farmer against the v2 robot with seed 7, shoot by
+    tapping animals on the board (the tap writes the move; Play sends it; the robot's reply
+    is shown), with nothing wider than the screen; switch the solver's overlay off and on."""
+    for page in _page(browser, PHONE):
+        _mutton_play(page, server)
+        assert page.inner_text("#seed-shown") == "7"
+        assert page.inner_text("#replies") == "Z:V-d2,Y-c3"  # as the API test has it
+        for _ in range(3):
+            if page.locator("#game-over").count():
+                break
+            letter = _choices(page)["targets"][-1]["animal"]
+            page.locator(f"#play-board g[data-letter='{letter}']").tap()
+            assert page.input_value("#move") == letter
+            with page.expect_navigation():
+                page.tap("#play")
+            assert page.inner_text("#played") == letter
+            assert page.locator("#error").count() == 0
+            assert page.evaluate(TOO_WIDE) == []
+            assert page.evaluate(SMALL_TARGETS) == []
+        assert page.locator("#overlay-table").count() == 1
+        assert "shade-" in (page.locator("#play-board g.animal").first.get_attribute("class")
+                            or "")
+        with page.expect_navigation():
+            page.tap("#overlay-toggle")
+        assert page.locator("#overlay").count() == 0
+        assert "shade-" not in (page.locator("#play-board g.animal").first
+                                .get_attribute("class") or "")
+        with page.expect_navigation():
+            page.tap("#overlay-toggle")
+        assert page.locator("#overlay-table").count() == 1
+        shot(page, "mutton-play-phone")
+
+
+def test_mutton_play_as_the_wolf_by_tapping(server: str, page: Any) -> None:
+    """As the Wolf: tap four animals to choose the wolves, then a victim and a free cell for
+    each neighbour that runs: the taps write the move in pbmserv notation and the robot
+    Farmer answers."""
+    page.goto(server + "/mutton/play")
+    page.select_option("#person", "wolf")
+    page.select_option("#bot", "random")
+    page.fill("#seed", "5")
+    page.click("#start")
+    page.wait_for_selector("#play-board")
+    for letter in "DCBA":
+        page.click(f"#play-board g[data-letter='{letter}']")
+    assert page.input_value("#move") == "wolves=ABCD"
+    with page.expect_navigation():
+        page.click("#play")
+    kill = _choices(page)["targets"][0]
+    page.click(f"#play-board g[data-letter='{kill['animal']}']")
+    for cell in kill["free"][:len(kill["runners"])]:
+        assert "target" in (page.get_attribute(f"#cell-{cell}", "class") or "")
+        page.click(f"#cell-{cell}")
+    runs = ",".join(f"{a}-{c}" for a, c in zip(kill["runners"], kill["free"], strict=False))
+    move = kill["animal"] + (":" + runs if runs else "")
+    assert page.input_value("#move") == move
+    with page.expect_navigation():
+        page.click("#play")
+    assert page.inner_text("#played") == move
+    assert page.inner_text("#replies") != ""
+    shot(page, "mutton-play-wolf", "#overlay")
 
 
 def test_mutton_typo_marks_the_paste(server: str, page: Any) -> None:

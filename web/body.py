@@ -62,9 +62,9 @@ def _no_constant(name: str) -> Any:
 
 
 def parse_json_object(body: bytes) -> dict[str, Any]:
-    """A JSON object body (an empty body is `{}`): UTF-8, no repeated key, no NaN, at most
-    MAX_FIELDS fields."""
-    if not body.strip():
+    """A JSON object body (no body at all is `{}`; white space alone is not JSON): UTF-8, no
+    repeated key, no NaN, at most MAX_FIELDS fields."""
+    if not body:
         return {}
     try:
         data = json.loads(body.decode("utf-8"), object_pairs_hook=_no_duplicates,

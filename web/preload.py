@@ -27,7 +27,9 @@ PRELOADED = (
     "fleece.solver.puzzles.ulvtafl", "fleece.solver.puzzles.ulvtafl.play",
     "fleece.solver.puzzles.ulvtafl.check", "fleece.rules.mutton.picture",
     "fleece.web.jobs", "fleece.web.jobs.mutton", "fleece.web.jobs.woof",
-    "fleece.web.jobs.ulvtafl", "fleece.web.jobs.cards", "constraint", "z3",
+    "fleece.web.jobs.ulvtafl", "fleece.web.jobs.cards", "fleece.web.jobs.mutton_play",
+    "fleece.solver.mutton.bots.play", "fleece.solver.mutton.bots.registry",
+    "fleece.rules.mutton.record", "constraint", "z3",
 )
 for _name in PRELOADED:
     importlib.import_module(_name)

@@ -78,20 +78,25 @@ def mutton_view(problem: Any, result: Any, text: str) -> dict[str, Any]:
 
 
 def _mutton_advice(advice: Any) -> dict[str, Any] | None:
+    """What the page's advice shows, as `fleece mutton solve` prints it: the Farmer robot's
+    decision with its expected sheep lost and assumptions, then the plain facts (the sure or
+    most likely wolf, a volley that wins at no cost)."""
     if advice is None or advice.best_shot is None:
         return None
-    lo, hi = advice.living_wolves
-    worst = advice.sheep_cost_worst
-    if worst == 0:
-        cost = "no sheep"
-    elif lo == hi:
-        cost = f"{worst} sheep"
-    else:
-        cost = f"at most {worst} sheep, {float(advice.sheep_cost_expected):.2f} expected"
-    return {"best_shot": advice.best_shot, "p": f"{float(advice.best_probability):.3f}",
-            "exact": exact(advice.best_probability), "tied": list(advice.tied[1:]),
-            "tie_rule": advice.tie_rule, "berserk": list(advice.berserk_set),
-            "wolves": str(lo) if lo == hi else f"{lo} to {hi}", "cost": cost}
+    decision = advice.decision
+    p = advice.best_probability
+    sure = list(advice.sure_kill) if p == 1 else []
+    return {
+        "line": None if decision is None else decision.line,
+        "lost": None if decision is None else decision.lost,
+        "assumptions": [] if decision is None else list(decision.assumptions),
+        "skipped": advice.skipped if decision is None else None,
+        "sure": sure, "none": p == 0, "best_shot": advice.best_shot,
+        "p": f"{float(p):.3f}", "exact": exact(p), "tied": list(advice.tied[1:]),
+        "tie_rule": advice.tie_rule,
+        "free_berserk": list(advice.berserk_set)
+        if advice.sheep_cost_worst == 0 and len(advice.berserk_set) > 1 else [],
+    }
 
 
 def mutton_board(problem: Any, rows: dict[str, dict[str, Any]]) -> dict[str, Any]:

@@ -7,6 +7,14 @@ Imports: fleece.web, fleece.api, fleece.solver and fleece.rules; never fleece.co
 
 from __future__ import annotations
 
-from fleece.web.routers import cards, mutton, puzzles, ulvtafl, ulvtafl_puzzles, woof
+from fleece.web.routers import (
+    cards,
+    mutton,
+    mutton_play,
+    puzzles,
+    ulvtafl,
+    ulvtafl_puzzles,
+    woof,
+)
 
-ROUTERS = (mutton, puzzles, woof, ulvtafl, ulvtafl_puzzles, cards)
+ROUTERS = (mutton, mutton_play, puzzles, woof, ulvtafl, ulvtafl_puzzles, cards)

@@ -139,8 +139,88 @@
     mark();
   }
 
+
+  // ---- Mutton against a robot: tap animals and cells to write the move ----
+  function initMuttonPlay() {
+    var svg = document.getElementById("play-board");
+    var form = document.getElementById("move-form");
+    if (!svg || !form) { return; }
+    var c = JSON.parse(svg.getAttribute("data-choices") || "null");
+    if (!c) { return; }
+    var input = form.querySelector("input[name=move]");
+    var hint = document.getElementById("play-hint");
+    var picks = [];
+    var runs = [];
+    function target(letter) {
+      return c.targets.filter(function (t) { return t.animal === letter; })[0] || null;
+    }
+    function runnerTarget() {
+      if (picks.length !== 1) { return null; }
+      var t = target(picks[0]);
+      return t && t.runners.length ? t : null;
+    }
+    function text() {
+      if (!picks.length) { return ""; }
+      if (c.phase === "choose") { return "wolves=" + picks.slice().sort().join(""); }
+      var t = runnerTarget();
+      if (t) {
+        return picks[0] + ":" + runs.map(function (r) { return r.animal + "-" + r.cell; }).join(",");
+      }
+      return picks.join(",");
+    }
+    function usedCells() { return runs.map(function (r) { return r.cell; }); }
+    function mark() {
+      var t = runnerTarget();
+      var waiting = t && runs.length < t.runners.length;
+      var used = usedCells();
+      Array.prototype.forEach.call(svg.querySelectorAll("[data-cell]"), function (g) {
+        var cell = g.getAttribute("data-cell");
+        var letter = g.getAttribute("data-letter");
+        g.classList.toggle("picked", (letter && picks.indexOf(letter) >= 0) || used.indexOf(cell) >= 0);
+        g.classList.toggle("target", !!waiting && t.free.indexOf(cell) >= 0 && used.indexOf(cell) < 0);
+      });
+      input.value = text();
+      if (hint) {
+        if (waiting) {
+          hint.textContent = "Tap a free cell for " + t.runners[runs.length] + " to run to (" +
+            (t.runners.length - runs.length) + " to go).";
+        } else if (picks.length) {
+          hint.textContent = "Your move: " + input.value + " (press Play).";
+        }
+      }
+    }
+    svg.addEventListener("click", function (e) {
+      var g = e.target.closest ? e.target.closest("[data-cell]") : null;
+      if (!g) { return; }
+      var letter = g.getAttribute("data-letter");
+      var cell = g.getAttribute("data-cell");
+      var t = runnerTarget();
+      if (!letter) {
+        if (t && runs.length < t.runners.length && t.free.indexOf(cell) >= 0 && usedCells().indexOf(cell) < 0) {
+          runs.push({ animal: t.runners[runs.length], cell: cell });
+        }
+        mark();
+        return;
+      }
+      var at = picks.indexOf(letter);
+      if (c.phase === "choose") {
+        if (at >= 0) { picks.splice(at, 1); } else if (picks.length < c.wolves) { picks.push(letter); }
+      } else if (c.phase === "wolf") {
+        picks = (at >= 0) ? [] : (c.escapes.indexOf(letter) >= 0 || target(letter)) ? [letter] : [];
+        runs = [];
+      } else if (target(letter)) {
+        if (at >= 0) { picks.splice(at, 1); }
+        else if (c.berserk && picks.length && !runnerTarget() && !target(letter).runners.length) { picks.push(letter); }
+        else { picks = [letter]; }
+        runs = [];
+      }
+      mark();
+    });
+  }
+
   onReady(function () {
     initMutton();
+    initMuttonPlay();
     initWoof();
     initUlvtafl();
   });

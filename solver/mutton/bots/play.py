@@ -61,16 +61,23 @@ def bot_reply(state: GameState, bot: str, side: Side, seed: int) -> Step:
     return Step(state, tuple(replies))
 
 
-def start(rules: RuleSet, person: Side, bot: str, seed: int, layout: str = "sparse") -> Step:
-    """A new game against the robot: the layout drawn from the seed (sparse where it exists),
-    the robot's first moves made (as the Wolf: its wolves and its first kill); a person
-    playing the Wolf chooses the wolves first (M6)."""
-    check_bot(bot, "bot")
+def setup(rules: RuleSet, person: Side, seed: int, layout: str = "sparse") -> GameState:
+    """The game's set-up, drawn from the seed: the layout (sparse where it exists) and, when
+    the robot plays the Wolf, its secret wolves. A page can keep the moves after the set-up
+    and the seed, and rebuild the game without showing the robot's wolves."""
     check_rules(rules)
     state = GameState.new(rules).play(placement(rules, layout, seed))
-    robot_side = Side.WOLF if person is Side.FARMER else Side.FARMER
-    if robot_side is Side.WOLF:
+    if person is Side.FARMER:
         state = state.play(random_wolves(rules, random.Random(reply_seed(seed, state))))
+    return state
+
+
+def start(rules: RuleSet, person: Side, bot: str, seed: int, layout: str = "sparse") -> Step:
+    """A new game against the robot: the set-up (`setup`) and the robot's first moves (as
+    the Wolf: its first kill); a person playing the Wolf chooses the wolves first (M6)."""
+    check_bot(bot, "bot")
+    state = setup(rules, person, seed, layout)
+    robot_side = Side.WOLF if person is Side.FARMER else Side.FARMER
     return bot_reply(state, bot, robot_side, seed)
 
 
