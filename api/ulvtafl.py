@@ -143,10 +143,10 @@ class BoardReport(Report):
 
 def _board_report(state: Any, played: tuple[str, ...] = (), note: str | None = None
                   ) -> BoardReport:
-    from fleece.rules.ulvtafl.summary import BoardView
+    from fleece.rules.ulvtafl.summary import BoardSummary
 
-    view = BoardView(state)
-    return BoardReport.from_json(view.to_json(), text=view.text(), state=state, played=played,
+    summary = BoardSummary(state)
+    return BoardReport.from_json(summary.to_json(), text=summary.text(), state=state, played=played,
                                  reply_note=note)
 
 
@@ -243,15 +243,15 @@ def replay(request: ReplayRequest) -> ReplayReport:
     """Replay a record; ParseError at the first illegal move (line, column, reason)."""
     from fleece.rules.ulvtafl.record import parse_record
     from fleece.rules.ulvtafl.record import replay as replay_record
-    from fleece.rules.ulvtafl.summary import ReplayView
+    from fleece.rules.ulvtafl.summary import ReplaySummary
 
     try:
         record = parse_record(request.record)
         states = replay_record(record)
     except ParseError as exc:
         raise exc.located(request.source) from None
-    view = ReplayView(record, tuple(states))
-    return ReplayReport.from_json(view.to_json(), text=view.text())
+    summary = ReplaySummary(record, tuple(states))
+    return ReplayReport.from_json(summary.to_json(), text=summary.text())
 
 
 @dataclass(frozen=True, kw_only=True)

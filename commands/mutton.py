@@ -86,7 +86,7 @@ def solve(
     if json:
         print_json(report)
     else:
-        from fleece.commands.mutton_view import report as human
+        from fleece.commands.mutton_document import report as human
         from fleece.commands.output import show
 
         show(human(report.analysis))

@@ -251,14 +251,14 @@ def play(
     from fleece.rules.errors import IllegalMoveError, ParseError
     from fleece.rules.ulvtafl.game import SIDE_NAMES
     from fleece.rules.ulvtafl.notation import parse_move
-    from fleece.rules.ulvtafl.summary import BoardView
+    from fleece.rules.ulvtafl.summary import BoardSummary
 
     state = api.state_of(api.PositionRequest(**_position(
         setup, position, wolf, orthogonal, wolf_diagonal_captures_only, sheep_orthogonal,
         no_repetition_draw)))
     human = SIDE_NAMES.index(side.value)
     echo(f"You play the {side.value}. Type a move such as d3-d4 or d5xd3; 'quit' to stop.")
-    echo(BoardView(state).text(), end="")
+    echo(BoardSummary(state).text(), end="")
     while not state.is_terminal():
         if state.to_move == human:
             sys.stdout.write("your move> ")
@@ -283,7 +283,7 @@ def play(
             echo(note.replace("the solver played", "solver plays", 1)
                  .replace(f"within {think:g} s", "within the time"))
             state = state.play(parse_move(move))
-        echo(BoardView(state).text(), end="")
+        echo(BoardSummary(state).text(), end="")
     return EXIT_OK
 
 

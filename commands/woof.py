@@ -73,7 +73,7 @@ def solve(
         print_json(report)
     else:
         from fleece.commands.output import show
-        from fleece.commands.woof_view import report as human
+        from fleece.commands.woof_document import report as human
 
         show(human(report.analysis, exact=exact))
     return finish(report.consistent)

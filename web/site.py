@@ -41,7 +41,7 @@ class Site:
         return await self.pool.run(fn, *args, budget=self.budget)
 
     async def page_job(self, fn: Callable[..., Any], *args: Any) -> dict[str, Any]:
-        """A page's job in a worker: its `json`, `view` and `json_text` (jobs.for_page)."""
+        """A page's job in a worker: its `json`, `display` and `json_text` (jobs.for_page)."""
         result: dict[str, Any] = await self.run(jobs.for_page, fn, *args)
         return result
 

@@ -13,7 +13,7 @@ from fleece.rules.ulvtafl.record import Record
 
 
 @dataclass(frozen=True)
-class BoardView:
+class BoardSummary:
     """One position: its text, its diagram, the pieces, who moves, the result, the moves."""
 
     state: UlvState
@@ -35,7 +35,7 @@ class BoardView:
 
 
 @dataclass(frozen=True)
-class ReplayView:
+class ReplaySummary:
     """A replayed record: its options line, the moves and the final position."""
 
     record: Record
@@ -45,7 +45,7 @@ class ReplayView:
         """A JSON-ready dict."""
         return {"options": self.record.options_line,
                 "moves": [m.text() for m, _, _ in self.record.moves],
-                "plies": len(self.record.moves), "final": BoardView(self.states[-1]).to_json()}
+                "plies": len(self.record.moves), "final": BoardSummary(self.states[-1]).to_json()}
 
     def text(self) -> str:
         """The moves played and the final board."""
@@ -54,4 +54,4 @@ class ReplayView:
         moves = [m.text() for m, _, _ in self.record.moves]
         for i in range(0, len(moves), 2):
             out.append(f"{i // 2 + 1:>3}. " + "  ".join(moves[i:i + 2]))
-        return "\n".join(out) + "\n\n" + BoardView(self.states[-1]).text()
+        return "\n".join(out) + "\n\n" + BoardSummary(self.states[-1]).text()

@@ -126,7 +126,7 @@ _FLAG_WORDS = {"reveal", "no_reveal", "berserk", "no_berserk", "remove", "no_rem
 
 def problem_from_record(text: str, *, dictionary: frozenset[frozenset[str]] | None = None,
                         wolves: int | None = None) -> Problem:
-    """A problem from a full game record (rules.mutton.record): the Farmer's view of the last
+    """A problem from a full game record (rules.mutton.record): the Farmer's knowledge of the last
     game in it, with every Wolf turn's public position (D9, Wolf model). The record's secret
     wolves line is used only to replay the moves and to reveal identities exactly when the
     rules make them public."""

@@ -1,4 +1,4 @@
-"""The Farmer's view of a full game record: what was public at every Wolf turn.
+"""The Farmer's knowledge of a full game record: what was public at every Wolf turn.
 
 A record (rules.mutton.record) also holds the Wolf's secret `wolves=` line. It is needed to
 replay the moves (the rules model checks each kill against the real wolves), but the solver's

@@ -1,6 +1,6 @@
 """Turn an engine's posterior into the answer a player wants, as a value: the beliefs, the
 contradicting lines, certain facts and a suggestion, with the JSON form `fleece woof solve
---json` prints (the command line renders it; fleece.commands.woof_view).
+--json` prints (the command line renders it; fleece.commands.woof_document).
 
 The suggestion for `me` is the suspicion (one seat or 0 per target of me's character,
 W2/W6) with the highest probability of being entirely right (W8), computed from the exact

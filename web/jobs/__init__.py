@@ -1,7 +1,7 @@
 """The web app's jobs: functions run in the worker processes (web.pool), one module a game.
 Each takes the library's request dataclass (fleece.api), calls the library as the command
 line does, and returns plain data: `json`, the report's `to_json()` (what the command's
-`--json` prints), and `view`, what the page shows besides (tables, board geometry, marks).
+`--json` prints), and `display`, what the page shows besides (tables, board geometry, marks).
 
 They import nothing of the web server. Input errors are the library's FleeceErrors, carrying
 their field, line and column; the pool hands them to the server as they are.
@@ -31,7 +31,7 @@ def for_api(fn: Any, *args: Any) -> str:
 
 
 def for_page(fn: Any, *args: Any) -> dict[str, Any]:
-    """Run a job for a page: its `json` and `view`, and `json_text` (what the page's JSON
+    """Run a job for a page: its `json` and `display`, and `json_text` (what the page's JSON
     box shows), made in the worker as for_api makes it."""
     result: dict[str, Any] = fn(*args)
     result["json_text"] = cli_text(result["json"])

@@ -19,11 +19,11 @@ def war_analyse(request: Any, lengths: bool = False) -> dict[str, Any]:
     from fleece.rules.cards.war import Order, Runout
 
     report = cards.analyse_war(request)
-    view = None
+    display = None
     if lengths:
-        view = war_lengths(cards.parse_deck(request.deck), Order.parse(request.order),
+        display = war_lengths(cards.parse_deck(request.deck), Order.parse(request.order),
                            Runout.parse(request.runout), request.seed, request.limit)
-    return {"json": report.to_json(), "view": view}
+    return {"json": report.to_json(), "display": display}
 
 
 def war_lengths(deck: Any, order: Any, runout: Any, seed: int, limit: int) -> dict[str, Any]:
@@ -78,14 +78,14 @@ def concentration(request: Any) -> dict[str, Any]:
 
     report = cards.solve_concentration(request)
     data = report.to_json()
-    view = duel_view(data) if "move_table" in data else None
-    return {"json": data, "view": view}
+    display = duel_display(data) if "move_table" in data else None
+    return {"json": data, "display": display}
 
 
 MOVE_WORDS = {"0": "pass", "1": "one new card", "2": "two new cards"}
 
 
-def duel_view(data: dict[str, Any]) -> dict[str, Any]:
+def duel_display(data: dict[str, Any]) -> dict[str, Any]:
     """The two-player result in words: the optimal move table with its rows (pairs left on
     the table) and columns (cards of them already seen) labelled, and a one-line reading of
     the result."""

@@ -10,25 +10,25 @@ from typing import Any
 from fleece.web.jobs import exact, segments, text_lines
 
 
-def solve(request: Any, view: bool = True) -> dict[str, Any]:
-    """`fleece mutton solve --json` of a mutton.SolveRequest and, for the page (`view`), what
+def solve(request: Any, display: bool = True) -> dict[str, Any]:
+    """`fleece mutton solve --json` of a mutton.SolveRequest and, for the page (`display`), what
     it shows besides."""
     from fleece.api import mutton
 
     report = mutton.solve(request)
     result = report.analysis
-    shown = mutton_view(result.problem, result, request.chart) if view else None
-    return {"json": report.to_json(), "view": shown}
+    shown = mutton_display(result.problem, result, request.chart) if display else None
+    return {"json": report.to_json(), "display": shown}
 
 
-def mutton_view(problem: Any, result: Any, text: str) -> dict[str, Any]:
+def mutton_display(problem: Any, result: Any, text: str) -> dict[str, Any]:
     """What the Mutton page shows: summary, table rows, certain facts with reasons, advice,
     the board's cells (shaded by P(wolf)), or the contradicting facts marked in the text."""
     from fleece.rules.mutton.picture import shade
     from fleece.solver.mutton.analysis import rounds_run, status_text
 
     sol = result.solution
-    view: dict[str, Any] = {
+    display: dict[str, Any] = {
         "animals": len(problem.animals), "wolves": problem.num_wolves,
         "reveal": problem.reveal, "kills": len(problem.chart.rows), "passed": problem.passed,
         "source": problem.source, "engine": sol.engine, "notes": list(problem.notes),
@@ -36,15 +36,15 @@ def mutton_view(problem: Any, result: Any, text: str) -> dict[str, Any]:
     }
     if not sol.consistent:
         core = list(sol.core)
-        view["core"] = [{"key": f.key, "clause": f.clause, "text": f.text,
+        display["core"] = [{"key": f.key, "clause": f.clause, "text": f.text,
                          "in_text": _locatable(f.key)} for f in core]
-        view["marked"] = (mark_core(text, problem.animals, [(f.key, f.text) for f in core])
+        display["marked"] = (mark_core(text, problem.animals, [(f.key, f.text) for f in core])
                           if problem.source == "chart" else None)
-        return view
+        return display
     why = {r.letter: r for r in result.reasons}
     runs = rounds_run(problem)
     model = sol.model
-    view["model"] = model is not None and model.available
+    display["model"] = model is not None and model.available
     rows = []
     for a in problem.animals:
         p = sol.probability(a)
@@ -60,21 +60,21 @@ def mutton_view(problem: Any, result: Any, text: str) -> dict[str, Any]:
             "label": "wolf" if p == 1 else "0" if p == 0 else f"{float(p):.2f}",
             "kind": "wolf" if p == 1 else "cleared" if p == 0 else "open",
             "reason": r.text if r is not None else "", "hover": hover,
-            "model": f"{float(model.probability(a)):.3f}" if view["model"] else "",
+            "model": f"{float(model.probability(a)):.3f}" if display["model"] else "",
         })
-    view["rows"] = rows
+    display["rows"] = rows
     new_wolves, new_cleared = set(sol.new_certain_wolves), set(sol.new_cleared)
-    view["certain"] = [{"letter": r.letter, "text": r.text, "rule": r.rule}
+    display["certain"] = [{"letter": r.letter, "text": r.text, "rule": r.rule}
                        for r in sorted(result.reasons, key=lambda r: r.letter)
                        if r.wolf and r.letter in new_wolves]
-    view["cleared"] = [{"letter": r.letter, "text": r.text, "rule": r.rule}
+    display["cleared"] = [{"letter": r.letter, "text": r.text, "rule": r.rule}
                        for r in sorted(result.reasons, key=lambda r: r.letter)
                        if not r.wolf and r.letter in new_cleared]
-    view["known"] = [a for a in sol.certain_wolves if a not in new_wolves]
-    view["advice"] = _mutton_advice(result.advice)
+    display["known"] = [a for a in sol.certain_wolves if a not in new_wolves]
+    display["advice"] = _mutton_advice(result.advice)
     if problem.board is not None:
-        view["board"] = mutton_board(problem, {row["letter"]: row for row in rows})
-    return view
+        display["board"] = mutton_board(problem, {row["letter"]: row for row in rows})
+    return display
 
 
 def _mutton_advice(advice: Any) -> dict[str, Any] | None:

@@ -13,19 +13,19 @@ FATES = {"eaten": "eaten by the Wolf", "shot": "shot by the Farmer",
 
 
 def start(request: Any) -> dict[str, Any]:
-    """A new game (mutton.play_start) and its page view."""
+    """A new game (mutton.play_start) and its page display."""
     from fleece.api import mutton
 
     report = mutton.play_start(request)
-    return {"json": report.to_json(), "view": play_view(report.to_json())}
+    return {"json": report.to_json(), "display": play_view(report.to_json())}
 
 
 def move(request: Any) -> dict[str, Any]:
-    """The person's move and the robot's replies (mutton.play_move) and the page view."""
+    """The person's move and the robot's replies (mutton.play_move) and the page display."""
     from fleece.api import mutton
 
     report = mutton.play_move(request)
-    return {"json": report.to_json(), "view": play_view(report.to_json())}
+    return {"json": report.to_json(), "display": play_view(report.to_json())}
 
 
 def record(request: Any) -> dict[str, Any]:
@@ -33,7 +33,7 @@ def record(request: Any) -> dict[str, Any]:
     from fleece.api import mutton
 
     report = mutton.play_record(request)
-    return {"json": report.to_json(), "view": None}
+    return {"json": report.to_json(), "display": None}
 
 
 def _label(p: Fraction) -> str:
@@ -79,7 +79,7 @@ def play_view(data: dict[str, Any]) -> dict[str, Any]:
     legend = [{"x": layout.margin + i * 16, "shade": i} for i in range(SHADES + 1)]
     dead = [{"letter": x["letter"], "fate": FATES.get(x["fate"], x["fate"]),
              "wolf": x["wolf"]} for x in data["animals"] if x["fate"] != "alive"]
-    view: dict[str, Any] = {
+    display: dict[str, Any] = {
         "board": {"width": round(layout.width), "height": round(layout.height),
                   "cells": cells, "labels": labels, "legend": legend, "legend_y": legend_y,
                   "overlay": ov is not None},
@@ -88,19 +88,19 @@ def play_view(data: dict[str, Any]) -> dict[str, Any]:
     }
     if ov is not None:
         living = {x["letter"] for x in data["animals"] if x["fate"] == "alive"}
-        view["overlay"] = {
+        display["overlay"] = {
             "count": ov["count"],
             "rows": [{"letter": a, "p": f"{float(p):.3f}", "exact": exact(p), "shade": shade(p)}
                      for a, p in sorted(probs.items()) if a in living],
             "certain": ov["certain_wolves"], "cleared": ov["cleared"],
             "decision": ov["decision"],
         }
-    return view
+    return display
 
 
 def state(request: Any) -> dict[str, Any]:
-    """The game as it stands (mutton.play_state) and the page view."""
+    """The game as it stands (mutton.play_state) and the page display."""
     from fleece.api import mutton
 
     report = mutton.play_state(request)
-    return {"json": report.to_json(), "view": play_view(report.to_json())}
+    return {"json": report.to_json(), "display": play_view(report.to_json())}

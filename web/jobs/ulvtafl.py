@@ -14,7 +14,7 @@ def board(request: Any) -> dict[str, Any]:
     from fleece.api import ulvtafl
 
     report = ulvtafl.board(request)
-    return {"json": report.to_json(), "view": board_view(report.state)}
+    return {"json": report.to_json(), "display": board_display(report.state)}
 
 
 def move(request: Any) -> dict[str, Any]:
@@ -24,10 +24,10 @@ def move(request: Any) -> dict[str, Any]:
     from fleece.api import ulvtafl
 
     report = ulvtafl.play(request)
-    view = board_view(report.state)
-    view["played"] = list(report.played)
-    view["reply_note"] = report.reply_note
-    return {"json": report.to_json(), "view": view}
+    display = board_display(report.state)
+    display["played"] = list(report.played)
+    display["reply_note"] = report.reply_note
+    return {"json": report.to_json(), "display": display}
 
 
 def solve(request: Any) -> dict[str, Any]:
@@ -38,12 +38,12 @@ def solve(request: Any) -> dict[str, Any]:
 
     result = ulvtafl.solve(request)
     arrow = parse_move(result.best_move) if result.best_move else None
-    view = board_view(result.state, arrow)
-    view["solve"] = {"value": result.value, "best_move": result.best_move,
+    display = board_display(result.state, arrow)
+    display["solve"] = {"value": result.value, "best_move": result.best_move,
                      "distance": result.distance, "method": result.method,
                      "nodes": result.nodes, "seconds": f"{result.seconds:.2f}",
                      "stopped": result.stopped, "line": list(result.principal_line[:40])}
-    return {"json": result.to_json(), "view": view}
+    return {"json": result.to_json(), "display": display}
 
 
 def puzzle_step(request: Any) -> dict[str, Any]:
@@ -51,7 +51,7 @@ def puzzle_step(request: Any) -> dict[str, Any]:
     from fleece.api import ulvtafl
 
     report = ulvtafl.play_puzzle(request)
-    return {"json": report.to_json(), "view": board_view(report.state)}
+    return {"json": report.to_json(), "display": board_display(report.state)}
 
 
 def puzzle_hint(request: Any) -> dict[str, Any]:
@@ -61,13 +61,14 @@ def puzzle_hint(request: Any) -> dict[str, Any]:
     from fleece.rules.ulvtafl.notation import parse_move
 
     report = ulvtafl.puzzle_hint(request)
-    view = board_view(report.state)
+    display = board_display(report.state)
     if report.hint is not None:  # the most telling hint: the move, drawn as an arrow
-        view["hint_arrow"] = board_view(report.state, parse_move(report.hint["move"]))["arrow"]
-    return {"json": report.to_json(), "view": view}
+        hinted = board_display(report.state, parse_move(report.hint["move"]))
+        display["hint_arrow"] = hinted["arrow"]
+    return {"json": report.to_json(), "display": display}
 
 
-def board_view(state: Any, arrow: Any = None) -> dict[str, Any]:
+def board_display(state: Any, arrow: Any = None) -> dict[str, Any]:
     """The board as geometry for the page's SVG (points, lines, paddock, pieces, an optional
     arrow) and the legal moves as point paths, which the page's script matches clicks
     against."""
@@ -101,7 +102,7 @@ def board_view(state: Any, arrow: Any = None) -> dict[str, Any]:
              for i, ch in enumerate(FILES)]
     ranks = [{"x": cell // 3, "y": margin + (7 - r) * cell + 5, "text": str(r)}
              for r in range(1, 8)]
-    view: dict[str, Any] = {
+    display: dict[str, Any] = {
         "size": size, "radius": cell // 3, "points": points, "lines": lines,
         "paddock": paddock, "files": files, "ranks": ranks, "moves": moves,
         "position": position_text(state),
@@ -112,9 +113,9 @@ def board_view(state: Any, arrow: Any = None) -> dict[str, Any]:
         "played": [], "reply_note": None, "solve": None,
     }
     if arrow is not None:
-        view["arrow"] = {"text": arrow.text(),
+        display["arrow"] = {"text": arrow.text(),
                          "points": " ".join(f"{x},{y}" for x, y in (xy(p) for p in arrow.path))}
-    return view
+    return display
 
 
 def puzzle_check(request: Any) -> dict[str, Any]:

@@ -9,15 +9,16 @@ from typing import Any
 from fleece.web.jobs import exact, pct
 
 
-def solve(request: Any, view: bool = True) -> dict[str, Any]:
-    """`fleece woof solve --json` of a woof.SolveRequest and, for the page, its view."""
+def solve(request: Any, display: bool = True) -> dict[str, Any]:
+    """`fleece woof solve --json` of a woof.SolveRequest and, for the page, its display."""
     from fleece.api import woof
 
     report = woof.solve(request)
-    return {"json": report.to_json(), "view": woof_view(report.analysis) if view else None}
+    shown = woof_display(report.analysis) if display else None
+    return {"json": report.to_json(), "display": shown}
 
 
-def woof_view(report: Any) -> dict[str, Any]:
+def woof_display(report: Any) -> dict[str, Any]:
     """What the Woof!! page shows: the character table (exact and shaded), wolf seats, certain
     facts and the suggestion, or the contradicting lines."""
     from fleece.rules.mutton.picture import shade
@@ -26,17 +27,17 @@ def woof_view(report: Any) -> dict[str, Any]:
     from fleece.solver.woof.analysis import DOG_NOTE
 
     ev = report.evidence
-    view: dict[str, Any] = {
+    display: dict[str, Any] = {
         "players": ev.players, "dummy": ev.table.dummy, "deck": deck_text(ev.deck),
         "cards": len(ev.deck), "lines": len(ev.facts), "engine": report.engine,
         "notes": list(ev.notes), "warnings": ev.warnings(), "consistent": report.consistent,
         "me": ev.me, "characters": [c.value for c in CHARACTERS],
     }
     if not report.consistent:
-        view["contradiction"] = [{"line": f.line, "fact": fact_line(f), "text": f.describe()}
+        display["contradiction"] = [{"line": f.line, "fact": fact_line(f), "text": f.describe()}
                                  for f in report.contradiction]
-        view["bad_lines"] = sorted({f.line for f in report.contradiction if f.line})
-        return view
+        display["bad_lines"] = sorted({f.line for f in report.contradiction if f.line})
+        return display
     post = report.posterior
     rows = []
     for s, dist in post.marginals().items():
@@ -45,14 +46,14 @@ def woof_view(report: Any) -> dict[str, Any]:
         rows.append({"seat": s, "label": label, "cells": [
             {"exact": exact(dist[c]), "pct": pct(dist[c]), "shade": shade(dist[c]),
              "character": c.value} for c in CHARACTERS]})
-    view["rows"] = rows
+    display["rows"] = rows
     sets = post.wolf_sets()
-    view["wolf_sets"] = [{"seats": ", ".join(map(str, ws)) or "no wolf", "exact": exact(p),
+    display["wolf_sets"] = [{"seats": ", ".join(map(str, ws)) or "no wolf", "exact": exact(p),
                           "pct": pct(p)} for ws, p in sets[:8]]
-    view["more_sets"] = max(0, len(sets) - 8)
-    view["certain"] = [f"seat {s} is {c.value}" for s, c in sorted(report.certain.items())]
+    display["more_sets"] = max(0, len(sets) - 8)
+    display["certain"] = [f"seat {s} is {c.value}" for s, c in sorted(report.certain.items())]
     sug = report.suggestion
-    view["suggestion"] = None
+    display["suggestion"] = None
     if sug is not None:
         picks = ", ".join(f"{t.value}: {'nobody (0)' if p == 0 else f'seat {p}'}"
                           for t, p in zip(sug.targets, sug.picks, strict=True))
@@ -61,15 +62,15 @@ def woof_view(report: Any) -> dict[str, Any]:
         compare = (f"{sug.advice}: suspecting early now is worth 2 x {p:.3f} = {early:.3f} "
                    f"points on average; waiting, at most 1 point; rule: early when "
                    f"2p >= 1 ({early:.3f} {'>=' if early >= 1 else '<'} 1)")
-        view["suggestion"] = {
+        display["suggestion"] = {
             "seat": sug.seat, "character": sug.character.value, "picks": picks,
             "exact": exact(sug.probability), "pct": pct(sug.probability),
             "p": f"{p:.3f}", "early": f"{early:.3f}",
             "final": f"{float(sug.final_points):.3f}", "risk": pct(sug.error_risk),
             "advice": sug.advice, "compare": compare,
             "dog_note": DOG_NOTE if sug.character.value == "dog" else None}
-    view["suggestion_note"] = report.suggestion_note
-    return view
+    display["suggestion_note"] = report.suggestion_note
+    return display
 
 
 def puzzle_verdict(request: Any) -> dict[str, Any]:

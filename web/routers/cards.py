@@ -109,7 +109,7 @@ def _form(defaults: dict[str, str], submitted: dict[str, Any] | None) -> dict[st
 async def cards_page(request: Request, site: SiteDep) -> Response:
     """The forms."""
     return site.page(request, "cards.html", war=_form(WAR_FORM, None),
-                     conc=_form(CONC_FORM, None), game=None, result=None, view=None,
+                     conc=_form(CONC_FORM, None), game=None, result=None, display=None,
                      error=None)
 
 
@@ -119,14 +119,14 @@ async def war_page(request: Request, site: SiteDep) -> Response:
     submitted = parse_form(await read_body(request))
     context: dict[str, Any] = {"war": _form(WAR_FORM, submitted),
                                "conc": _form(CONC_FORM, None), "game": "war", "result": None,
-                               "view": None, "error": None}
+                               "display": None, "error": None}
     try:
         body = from_form(WarBody, submitted)
         out = await site.page_job(jobs.war_analyse, body.to_request(), True)
     except REFUSED as exc:
         status, context["error"] = refusal(exc)
         return site.page(request, "cards.html", status, **context)
-    context.update(result=out["json"], result_text=out["json_text"], view=out["view"])
+    context.update(result=out["json"], result_text=out["json_text"], display=out["display"])
     return site.page(request, "cards.html", **context)
 
 
@@ -136,12 +136,12 @@ async def concentration_page(request: Request, site: SiteDep) -> Response:
     submitted = parse_form(await read_body(request))
     context: dict[str, Any] = {"war": _form(WAR_FORM, None),
                                "conc": _form(CONC_FORM, submitted), "game": "concentration",
-                               "result": None, "view": None, "error": None}
+                               "result": None, "display": None, "error": None}
     try:
         body = from_form(ConcentrationBody, submitted)
         out = await site.page_job(jobs.concentration, body.to_request())
     except REFUSED as exc:
         status, context["error"] = refusal(exc)
         return site.page(request, "cards.html", status, **context)
-    context.update(result=out["json"], result_text=out["json_text"], view=out["view"])
+    context.update(result=out["json"], result_text=out["json_text"], display=out["display"])
     return site.page(request, "cards.html", **context)

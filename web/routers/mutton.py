@@ -113,5 +113,5 @@ async def mutton_solve_page(request: Request, site: SiteDep) -> Response:
         return site.page(request, "mutton.html", status, form=form, result=None,
                          error=message, marked=marked_error(form["chart"], exc, "chart"),
                          engines=ENGINES)
-    return site.page(request, "mutton.html", form=form, result=result["view"],
+    return site.page(request, "mutton.html", form=form, result=result["display"],
                      data=result["json_text"], error=None, marked=None, engines=ENGINES)

@@ -167,7 +167,7 @@ def _show(request: Request, site: Site, found: dict[str, Any] | None, status: in
     context = {"error": None, "settings": _settings(), "tried": "", "overlay_on": True,
                **context}
     return site.page(request, "mutton_play.html", status, game=found and found["json"],
-                     view=found and found["view"], bots=list(ROBOTS.items()),
+                     display=found and found["display"], bots=list(ROBOTS.items()),
                      **context)
 
 

@@ -152,7 +152,7 @@ def form_defaults(form: dict[str, Any] | None) -> dict[str, Any]:
 async def ulvtafl_page(request: Request, site: SiteDep) -> Response:
     """The Ulvtafl page: the 20-sheep setup, wolves to move."""
     result = await site.run(jobs.board, ulvtafl.PositionRequest())
-    return site.page(request, "ulvtafl.html", board=result["view"], form=form_defaults(None),
+    return site.page(request, "ulvtafl.html", board=result["display"], form=form_defaults(None),
                      error=None, data=None, command="")
 
 
@@ -199,11 +199,11 @@ async def ulvtafl_action(request: Request, site: SiteDep) -> Response:
         if isinstance(position, str) and position:
             try:
                 again = await site.run(jobs.board, ulvtafl.PositionRequest(position=position))
-                board = again["view"]
+                board = again["display"]
             except REFUSED:
                 board = None
         return site.page(request, "ulvtafl.html", status, board=board, form=form,
                          error=message, data=None, command="")
-    return site.page(request, "ulvtafl.html", board=result["view"], form=form, error=None,
+    return site.page(request, "ulvtafl.html", board=result["display"], form=form, error=None,
                      data=result.get("json_text") if action == "solve" else None,
                      command=command)

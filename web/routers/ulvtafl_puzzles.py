@@ -168,7 +168,7 @@ async def _show(request: Request, site: Site, p: UlvPuzzle, moves: tuple[str, ..
     found = await site.page_job(jobs.puzzle_hint, ulvtafl.PuzzlePlayRequest(
         puzzle=p.text, moves=moves, source=f"{p.number}.txt"))
     context = {"step": None, "level": 0, "error": None, "solution": False, **context}
-    return site.page(request, "ulvtafl_puzzle.html", status, p=p, board=found["view"],
+    return site.page(request, "ulvtafl_puzzle.html", status, p=p, board=found["display"],
                      state=found["json"], moves=moves, hints=HINTS, **context)
 
 

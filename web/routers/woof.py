@@ -93,11 +93,11 @@ async def _solve(request: Request, site: Site) -> tuple[int, dict[str, Any]]:
         status, context["error"] = refusal(exc)
         context["marked"] = marked_error(form["evidence"], exc, "evidence")
         return status, context
-    view = result["view"]
-    context["result"] = view
+    display = result["display"]
+    context["result"] = display
     context["data"] = result["json_text"]
-    if not view["consistent"]:
-        context["marked"] = evidence_lines(form["evidence"], view["bad_lines"])
+    if not display["consistent"]:
+        context["marked"] = evidence_lines(form["evidence"], display["bad_lines"])
     return 200, context
 
 

@@ -79,7 +79,7 @@ class Knowledge:
 def knowledge(state: GameState) -> Knowledge:
     """The Farmer's public knowledge at a state that is past the set-up."""
     if state.phase in (Phase.PLACE, Phase.CHOOSE):
-        raise ValueError("the robots' view needs a game past the set-up")
+        raise ValueError("the robots' knowledge needs a game past the set-up")
     problem = public_problem(state)
     words = problem.dictionary
     belief = Belief.from_facts(state.letters, state.rules.num_wolves, problem.facts, words)
