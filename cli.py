@@ -26,6 +26,7 @@ from typer.core import TyperGroup
 from fleece import __version__
 from fleece.rules.errors import FleeceError, Stopped
 from fleece.rules.registry import GAMES
+from fleece.rules.text import escape
 
 EXIT_OK, EXIT_RESULT, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -237,34 +238,6 @@ def main(argv: list[str] | None = None) -> int:
 # ---- the one place messages are formatted --------------------------------------------------
 
 MAX_MESSAGE = 300  # characters of one error line, `fleece: error: ` included
-_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-# Printable by Unicode's rules, yet drawn as nothing: Hangul fillers and the blank Braille cell.
-_INVISIBLE = frozenset({0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800})
-
-
-def escape(text: str) -> str:
-    """`text` with every control, format, separator, combining or otherwise invisible
-    character written as an escape (`\\n`, `\\x1b`, `\\u2028`), so a message is one
-    visible line whatever a file name or a user's token contains."""
-    import unicodedata
-
-    out = []
-    for ch in text:
-        code = ord(ch)
-        if ch == " " or (ch.isprintable() and code not in _INVISIBLE
-                         and unicodedata.category(ch) not in ("Mn", "Me")):
-            out.append(ch)
-        elif ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        elif code < 0x100:
-            out.append(f"\\x{code:02x}")
-        elif code < 0x10000:
-            out.append(f"\\u{code:04x}")
-        else:
-            out.append(f"\\U{code:08x}")
-    return "".join(out)
-
-
 def message_line(label: str, message: str) -> str:
     """`fleece: LABEL: MESSAGE` as one escaped line of at most MAX_MESSAGE characters."""
     line = f"fleece: {label}: {escape(message)}"

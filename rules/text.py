@@ -276,3 +276,31 @@ def in_field(exc: ParseError, name: str) -> ParseError:
     if exc.column is not None:
         where.append(f"column {exc.column}")
     return ParseError(f"{', '.join(where)}: {exc.message}", source=exc.source)
+
+
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# Printable by Unicode's rules, yet drawn as nothing: Hangul fillers and the blank Braille cell.
+_INVISIBLE = frozenset({0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800})
+
+
+def escape(text: str) -> str:
+    """`text` with every control, format, separator, combining or otherwise invisible
+    character written as an escape (`\\n`, `\\x1b`, `\\u2028`), so a message is one
+    visible line whatever a file name or a user's token contains."""
+    import unicodedata
+
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if ch == " " or (ch.isprintable() and code not in _INVISIBLE
+                         and unicodedata.category(ch) not in ("Mn", "Me")):
+            out.append(ch)
+        elif ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif code < 0x100:
+            out.append(f"\\x{code:02x}")
+        elif code < 0x10000:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    return "".join(out)

@@ -207,6 +207,21 @@ def test_api_refuses_malformed_json(client: TestClient, raw: bytes, fragment: st
     assert fragment in r.json()["error"]
 
 
+@pytest.mark.parametrize("path,body", [
+    ("/api/mutton/play/record", {"seed": 23347, "moves": ["5\n\u2028x", "4"]}),
+    ("/api/woof/solve", {"engine": "fast\nslow", "evidence": "x"}),
+])
+def test_a_refusal_quoting_a_line_break_stays_one_line(client: TestClient, path: str,
+                                                      body: dict[str, Any]) -> None:
+    """A message that quotes the input (a move, an engine name) writes its line breaks and
+    invisible characters as escapes, as the command line does: one line, still naming the
+    bad value (schemathesis found both)."""
+    r = client.post(path, json=body)
+    assert r.status_code == 400
+    message = r.json()["error"]
+    assert "\n" not in message and "\u2028" not in message and "\\n" in message
+
+
 def test_no_body_is_an_empty_object_but_white_space_is_not_json(client: TestClient) -> None:
     """A route whose fields all have defaults takes a request without a body as `{}`; a body
     of white space alone is malformed JSON (400), as the schema says."""

@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from fleece.rules.errors import FleeceError
+from fleece.rules.text import escape
 from fleece.web import jobs
 from fleece.web.body import BadRequest
 from fleece.web.models import first_message
@@ -81,19 +82,20 @@ def cli_json(data: Any, status: int = 200) -> Response:
 
 
 def json_error(message: str, status: int) -> Response:
-    """A one-line error as JSON: {"error": message}."""
-    return cli_json({"error": message}, status)
+    """A one-line error as JSON: {"error": message}, with any line break or control
+    character the message quotes from the input written as an escape."""
+    return cli_json({"error": escape(message)}, status)
 
 
 def refusal(exc: Exception) -> tuple[int, str]:
     """The status and one-line message of a refused request (a malformed body, a field the
     model refuses, the library's input error), as pages show it next to their form."""
     if isinstance(exc, BadRequest):
-        return exc.status, exc.message
+        return exc.status, escape(exc.message)
     if isinstance(exc, RequestValidationError):
-        return 400, first_message(exc)
+        return 400, escape(first_message(exc))
     if isinstance(exc, FleeceError):
-        return 400, str(exc)
+        return 400, escape(str(exc))
     raise exc
 
 
