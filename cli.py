@@ -26,7 +26,6 @@ from typer.core import TyperGroup
 from fleece import __version__
 from fleece.rules.errors import FleeceError, Stopped
 from fleece.rules.registry import GAMES
-from fleece.rules.text import escape
 
 EXIT_OK, EXIT_RESULT, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -240,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
 MAX_MESSAGE = 300  # characters of one error line, `fleece: error: ` included
 def message_line(label: str, message: str) -> str:
     """`fleece: LABEL: MESSAGE` as one escaped line of at most MAX_MESSAGE characters."""
+    from fleece.rules.text import escape  # only when there is an error to print
+
     line = f"fleece: {label}: {escape(message)}"
     if len(line) > MAX_MESSAGE:
         line = line[:MAX_MESSAGE - 3] + "..."

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from fleece.cli import MAX_MESSAGE, escape, message_line
+from fleece.cli import MAX_MESSAGE, message_line
 from fleece.rules.errors import FleeceError, ParseError
 from fleece.rules.mutton.chart import Status, chart_from_json, parse_chart, render_chart
 from fleece.rules.mutton.diagram import is_label_line, parse_score
@@ -26,6 +26,7 @@ from fleece.rules.mutton.options import parse_options
 from fleece.rules.mutton.record import parse_record
 from fleece.rules.text import (
     decode_text,
+    escape,
     json_bool,
     json_int,
     load_json,
