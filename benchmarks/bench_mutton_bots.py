@@ -6,7 +6,7 @@
     python benchmarks/bench_mutton_bots.py --json out.json  # every figure as JSON
     python benchmarks/bench_mutton_bots.py --fit            # refit the Farmer's estimate
 
-The goals (issue 25), on each rule set:
+The goals, on each rule set:
 - Farmer: fleece's Farmer loses at least 1 sheep a game fewer than the V2 Farmer, both against
   the V2 Wolf;
 - Wolf: fleece's Wolf makes the V2 Farmer lose at least 1 sheep a game more than the V2 Wolf

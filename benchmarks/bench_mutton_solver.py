@@ -1,4 +1,4 @@
-"""Speed of the Mutton deduction solver (issue 3's performance targets), measured in one run.
+"""Speed of the Mutton deduction solver, against its speed targets, measured in one run.
 
     python benchmarks/bench_mutton_solver.py            # full: 7 runs of the fast cases
     python benchmarks/bench_mutton_solver.py --quick    # fewer runs, for a smoke test

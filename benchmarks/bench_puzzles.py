@@ -1,4 +1,4 @@
-"""Benchmark of the puzzle generators (issue 6): minimal graded puzzles per second.
+"""Benchmark of the puzzle generators: minimal graded puzzles per second.
 
 Run: python benchmarks/bench_puzzles.py [--count N] [--woof-count N] [--seed S] [--game G].
 Prints one table row per game, grade and question: puzzles found, games (Mutton) or rounds

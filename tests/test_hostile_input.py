@@ -1,4 +1,4 @@
-"""Regression tests of issue 10, one group per class of hostile input: each parser refuses bad
+"""Hostile input, one group per class: each parser refuses bad
 input with a located ParseError (never ValueError, RecursionError or a silent wrong reading),
 messages stay one short line, M25's `w` in Round rows, puzzle texts read by solve and chart,
 time limits, and whole-or-nothing puzzle packs."""

@@ -1,4 +1,4 @@
-"""Mutton puzzle generator (issue 6): exact counting against brute force and the solver package,
+"""Mutton puzzle generator: exact counting against brute force and the solver package,
 soundness of every named rule, golden rule examples, generated puzzles unique/minimal/graded,
 file formats, and the CLI."""
 

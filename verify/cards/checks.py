@@ -831,7 +831,7 @@ def conc_multi(cfg: VerifyConfig) -> CheckResult:
                    ("K4",), f"a*4,b*4: {got[0]} turns alone, first player {got[1]} pairs; "
                    f"4 left 2 known + a new pair: {hand_values[0]} with a new card first, "
                    f"{hand_values[1]} taking the known pair first", witness, t0,
-                   f"{RULES} K4 (known pairs never forced; issue's worked values)")
+                   f"{RULES} K4 (known pairs never forced; values worked by hand)")
 
 
 def literature_section(cfg: VerifyConfig) -> list[CheckResult]:

@@ -1,6 +1,6 @@
 """The `v2` robots: boardspace.net's V2 Mutton robot as its behaviour is described in words
-(issue 25), written for fleece's rules. Both sides track every wolf set consistent with the
-history (the exact belief of solver.mutton.bots.knowledge).
+(its published description, not its code), written for fleece's rules. Both sides track every
+wolf set consistent with the history (the exact belief of solver.mutton.bots.knowledge).
 
 Farmer, in this order:
 1. one consistent set left: shoot its living wolves at once (a volley; a single shot when
