@@ -316,7 +316,7 @@ def generate_pack(request: PuzzleGenerateRequest,
                   progress: Callable[[int, int], None] | None = None) -> PackReport:
     """Simulate games, cut puzzles and write them to `out` (refused before any work when
     `out` holds a pack and `force` is false)."""
-    from fleece.rules.mutton.options import RuleSet
+    from fleece.rules.mutton.options import MuttonOptions
     from fleece.solver.puzzles.core import Grade
     from fleece.solver.puzzles.mutton.answer import MuttonQuestion
     from fleece.solver.puzzles.mutton.formats import write_pack
@@ -328,7 +328,7 @@ def generate_pack(request: PuzzleGenerateRequest,
         raise FleeceError(f"unknown question {request.question!r} (all, certain or any)",
                           field="question")
     question = None if request.question == "any" else MuttonQuestion(request.question)
-    rules = RuleSet(num_wolves=request.wolves)
+    rules = MuttonOptions(num_wolves=request.wolves)
     check_target(request.out, force=request.force)
     found = generate(request.count, grade, question, request.seed, rules, request.workers,
                      progress=progress)
@@ -465,7 +465,7 @@ class CompareReport(MatchReport):
 
 
 def _match_setup(request: MatchRequest) -> tuple[Any, str, str | None]:
-    """The RuleSet, layout and rule-set name of a request; FleeceError naming the field."""
+    """The MuttonOptions, layout and rule-set name of a request; FleeceError naming the field."""
     from fleece.rules.mutton.options import parse_options
     from fleece.solver.mutton.bots.match import LAYOUTS, RULE_SETS
     from fleece.solver.mutton.bots.registry import check_rules
@@ -633,9 +633,9 @@ class VerifyVariant:
     def config(self, quick: bool, package: Any) -> Any:
         """The verify package's VerifyConfig of this variant (RulesError when it breaks a
         rule of M1-M6)."""
-        from fleece.rules.mutton.options import RuleSet, Weapon
+        from fleece.rules.mutton.options import MuttonOptions, Weapon
 
-        rules = RuleSet(size=self.size, num_sheep=self.sheep, num_wolves=self.wolves,
+        rules = MuttonOptions(size=self.size, num_sheep=self.sheep, num_wolves=self.wolves,
                         remove=self.remove,
                         weapon=Weapon.SHOTGUN if self.shotgun else Weapon.RIFLE,
                         escape=self.escape, reveal=not self.no_reveal,
@@ -739,10 +739,10 @@ def _play_side(request: PlayStartRequest) -> Any:
 
 
 def _play_rules(text: str) -> Any:
-    from fleece.rules.mutton.options import RuleSet, parse_options
+    from fleece.rules.mutton.options import MuttonOptions, parse_options
 
     if not text.strip():
-        return RuleSet()
+        return MuttonOptions()
     try:
         return parse_options(text)
     except FleeceError as exc:

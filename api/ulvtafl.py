@@ -94,7 +94,7 @@ def rules_of(request: PositionRequest) -> Any:
 def state_of(request: PositionRequest) -> Any:
     """The start state a request names; FleeceError naming the field on bad input."""
     from fleece.rules.errors import RulesError
-    from fleece.rules.ulvtafl.game import Options, Rules, UlvState, initial_state
+    from fleece.rules.ulvtafl.game import Rules, UlvState, UlvtaflOptions, initial_state
     from fleece.rules.ulvtafl.notation import parse_position
 
     rules = rules_of(request)
@@ -115,7 +115,7 @@ def state_of(request: PositionRequest) -> Any:
     if setup not in SETUPS:
         raise FleeceError(f"'{setup}' is not one of 13, 15, 17, 20", field="setup")
     try:
-        options = Options(setup=setup, wolves=tuple(request.wolf) or None, rules=rules)
+        options = UlvtaflOptions(setup=setup, wolves=tuple(request.wolf) or None, rules=rules)
     except RulesError as exc:
         raise exc from None
     return initial_state(options)

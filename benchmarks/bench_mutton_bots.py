@@ -15,7 +15,7 @@ each with a 95% interval of the paired difference (game i of every pairing is pl
 same seed: the same layout, the same wolves) that excludes zero.
 
 Rule sets:
-- pbmserv's default (RuleSet(): 26 animals, 4 wolves, berserk, reveal, rifle, a match of two
+- pbmserv's default (MuttonOptions(): 26 animals, 4 wolves, berserk, reveal, rifle, a match of two
   games, of which each pairing plays single games) from the rulebook's sparse layout;
 - boardspace-like: boardspace.net plays one game with the same animals and weapons, the first
   player setting up the board and the number of dead sheep the Wolf needs to win. Closest
@@ -46,7 +46,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from fleece.rules.mutton.options import RuleSet  # noqa: E402
+from fleece.rules.mutton.options import MuttonOptions  # noqa: E402
 from fleece.solver.mutton.bots.base import Bot  # noqa: E402
 from fleece.solver.mutton.bots.farmer import FleeceFarmer  # noqa: E402
 from fleece.solver.mutton.bots.match import RULE_SETS, MatchRequest, play_game  # noqa: E402
@@ -90,7 +90,7 @@ GOALS = (  # (what, first pairing, second pairing, sign: the first should be low
 )
 
 
-def generic_farmer(rules: RuleSet, seed: int) -> Bot:
+def generic_farmer(rules: MuttonOptions, seed: int) -> Bot:
     """The fleece Farmer with the solver's belief alone."""
     return FleeceFarmer(rules, seed, recognise=False)
 
@@ -190,7 +190,7 @@ def fit(games: int) -> None:
     from fleece.solver.mutton.bots.match import game_seeds, placement
     from fleece.solver.mutton.bots.randombot import RandomWolf
 
-    rules = RuleSet()
+    rules = MuttonOptions()
     rows: list[tuple[float, float, float]] = []
     targets: list[float] = []
     for i in range(games):

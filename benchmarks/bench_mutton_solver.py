@@ -35,7 +35,7 @@ from timing import median_time
 
 from fleece.rules.mutton.chart import Chart, farmer_chart, render_chart, render_paste
 from fleece.rules.mutton.game import GameState
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 from fleece.rules.mutton.simulate import FarmerPolicy, random_move
 from fleece.solver.mutton import Problem, problem_from_chart, solve
 
@@ -61,7 +61,7 @@ def heaviest_chart() -> tuple[Chart, int]:
     policy = FarmerPolicy(p_pass=0.95, p_berserk=0)
     for seed in range(40):
         rng = random.Random(seed)
-        state = GameState.new(RuleSet(num_wolves=13, reveal=False))
+        state = GameState.new(MuttonOptions(num_wolves=13, reveal=False))
         top = None
         while not state.over:
             state = state.play(random_move(state, rng, policy))
@@ -81,7 +81,7 @@ def heaviest_chart() -> tuple[Chart, int]:
 def six_wolf_chart() -> Chart:
     """Seed 48, 7 moves of a 6-wolf game: about 50,000 consistent sets."""
     rng = random.Random(48)
-    state = GameState.new(RuleSet(num_wolves=6))
+    state = GameState.new(MuttonOptions(num_wolves=6))
     policy = FarmerPolicy(p_pass=0.8, p_berserk=0)
     for _ in range(7):
         state = state.play(random_move(state, rng, policy))

@@ -36,9 +36,9 @@ from fleece.rules.io import atomic_write
 from fleece.rules.ulvtafl.game import (
     SHEEP,
     WOLVES,
-    Options,
     Rules,
     UlvState,
+    UlvtaflOptions,
     initial_state,
 )
 from fleece.rules.ulvtafl.geometry import NAMES, SETUP_SHEEP
@@ -110,7 +110,7 @@ def interleaved(fns: dict[str, Any], runs: int) -> dict[str, float]:
 
 def speed(runs: int) -> dict[str, Any]:
     """Speed figures, each with the first engine's in the same run where there is one."""
-    start20 = initial_state(Options(setup=20))
+    start20 = initial_state(UlvtaflOptions(setup=20))
     norep = UlvState.create(Rules(repetition_draw=False), start20.sheep, start20.wolves,
                             start20.to_move)
     out: dict[str, Any] = {"load_before": round(load(), 2)}
@@ -124,7 +124,7 @@ def speed(runs: int) -> dict[str, Any]:
     t = interleaved({"retro": lambda: retro_solve(endgame, 4_000_000)}, runs)
     out["retro_positions"] = table.size
     out["retro_positions_per_second"] = table.size / t["retro"]
-    start13 = initial_state(Options(setup=13))
+    start13 = initial_state(UlvtaflOptions(setup=13))
     for bits in (16, 22):
         t = interleaved({
             "new": lambda b=bits: Prover(start13, SHEEP, table_bits=b).run(nodes=SPEED_NODES),
@@ -146,7 +146,7 @@ def speed(runs: int) -> dict[str, Any]:
 def prove_setup(setup: int, memory: str, seconds: float, cert_dir: Path) -> dict[str, Any]:
     """The sheep's proof from a start position, its certificate re-checked by the
     reference model, and the wolves' longest resistance against it."""
-    state = initial_state(Options(setup=setup))
+    state = initial_state(UlvtaflOptions(setup=setup))
     prover = Prover(state, SHEEP, memory=memory)
     t0 = time.perf_counter()
     outcome = prover.run(seconds=seconds)
@@ -214,7 +214,7 @@ def _num(x: Any) -> Any:
 def twenty(seconds: float, memory: str, checkpoint: str | None, resume: bool
            ) -> dict[str, Any]:
     """The 20-sheep search: resumed from the checkpoint when asked, `seconds` more."""
-    state = initial_state(Options(setup=20))
+    state = initial_state(UlvtaflOptions(setup=20))
     if resume and checkpoint:
         prover = Prover.load(checkpoint, state=state, attacker=SHEEP)
     else:
@@ -282,14 +282,14 @@ def variants(nodes: int, memory: str) -> dict[str, Any]:
     out: dict[str, Any] = {"limits": [], "wolf_anywhere": []}
     for setup in (13, 15, 17):
         for name, rules in LIMITS.items():
-            state = initial_state(Options(setup=setup, rules=rules))
+            state = initial_state(UlvtaflOptions(setup=setup, rules=rules))
             r = value_of(state, nodes, memory)
             out["limits"].append({"setup": setup, "limits": name, **r})
             print(f"variant {setup} {name}: {r['value']}", file=sys.stderr, flush=True)
         for p, name in enumerate(NAMES):
             if SETUP_SHEEP[setup] >> p & 1:
                 continue
-            state = initial_state(Options(setup=setup, wolves=(name,)))
+            state = initial_state(UlvtaflOptions(setup=setup, wolves=(name,)))
             if state.is_terminal():
                 r = {"value": state.result, "nodes": 0, "note": state.reason}
             else:

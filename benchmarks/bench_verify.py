@@ -8,7 +8,7 @@ import os
 import sys
 import time
 
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 from fleece.verify.mutton import SECTIONS, VerifyConfig, run
 
 LIMITS = {"quick": 20.0, "full": 120.0}
@@ -26,7 +26,7 @@ def main() -> int:
     failed = False
     for mode in modes:
         t0 = time.perf_counter()
-        rep = run(VerifyConfig(rules=RuleSet(), quick=mode == "quick"))
+        rep = run(VerifyConfig(rules=MuttonOptions(), quick=mode == "quick"))
         wall = time.perf_counter() - t0
         for sec in sorted(key for key, _ in SECTIONS):
             rs = [r for r in rep.results if r.section == sec]

@@ -117,9 +117,9 @@ class FakeEvidence:
     """The evidence's rules: the Dog's targets (W2) under the default reading."""
 
     def __init__(self) -> None:
-        from fleece.rules.woof.cards import RuleSet
+        from fleece.rules.woof.cards import CardRules
 
-        self.rules = RuleSet()
+        self.rules = CardRules()
 
 
 def test_w8_tied_suspicions_go_to_the_smallest_picks_and_alternatives_follow_in_order() -> None:

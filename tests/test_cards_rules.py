@@ -10,7 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fleece.rules.cards.concentration import CONCENTRATION, ConcOptions, ConcState, Deal, Flip
+from fleece.rules.cards.concentration import (
+    CONCENTRATION,
+    ConcentrationOptions,
+    ConcState,
+    Deal,
+    Flip,
+)
 from fleece.rules.cards.deck import (
     WOLF_DECK,
     arrangements,
@@ -334,7 +340,7 @@ def test_herd_position_refuses_cards_that_do_not_add_up() -> None:
 
 
 def _dealt(spec: str, layout: str, players: int = 1) -> ConcState:
-    state = ConcState(ConcOptions(parse_deck(spec), players))
+    state = ConcState(ConcentrationOptions(parse_deck(spec), players))
     return state.play(CONCENTRATION.parse_move(state, "deal " + layout))
 
 
@@ -378,7 +384,7 @@ def test_k4_solitaire_returns_minus_the_turns() -> None:
 
 def test_k4_odd_counts_are_refused() -> None:
     with pytest.raises(RulesError):
-        ConcOptions(parse_deck("a*3"))
+        ConcentrationOptions(parse_deck("a*3"))
 
 
 def test_concentration_position_refuses_unmatched_removals() -> None:
@@ -390,6 +396,6 @@ def test_concentration_position_refuses_unmatched_removals() -> None:
 
 
 def test_layouts_deal_every_card_once() -> None:
-    s = ConcState(ConcOptions(pairs(2)))
+    s = ConcState(ConcentrationOptions(pairs(2)))
     with pytest.raises(IllegalMoveError):
         s.play(Deal((0, 0, 0, 1)))

@@ -15,7 +15,7 @@ from fractions import Fraction
 import pytest
 from helpers.clirun import invoke
 
-from fleece.rules.cards.concentration import ConcOptions, ConcState, Deal, Flip
+from fleece.rules.cards.concentration import ConcentrationOptions, ConcState, Deal, Flip
 from fleece.rules.cards.deck import Deck, arrangements, pairs, parse_deck
 from fleece.rules.errors import BudgetExceeded, FleeceError, ParseError, RulesError
 from fleece.solver.cards.concentration import (
@@ -132,7 +132,7 @@ def _replay(deck: Deck, players: int, first_flip: Chooser,
     (solitaire) or player 1's pairs minus player 2's."""
     total, count = Fraction(0), 0
     for layout in arrangements(deck.counts):
-        s = ConcState(ConcOptions(deck, players, 500)).play(Deal(layout))
+        s = ConcState(ConcentrationOptions(deck, players, 500)).play(Deal(layout))
         while not s.is_terminal():
             p, q = first_flip(s)
             s = s.play(Flip(p))

@@ -318,10 +318,10 @@ def test_seed_records_replay_to_their_games() -> None:
 
 
 def test_seed_option_lines_parse_to_their_rule_sets() -> None:
-    from fleece.rules.mutton.options import RuleSet, Weapon, parse_options
+    from fleece.rules.mutton.options import MuttonOptions, Weapon, parse_options
 
     default_like, quick = (parse_options(t, line=1) for t in OPTION_SEEDS)
-    assert default_like == RuleSet(size=4, num_sheep=26, num_wolves=4, berserk=True,
+    assert default_like == MuttonOptions(size=4, num_sheep=26, num_wolves=4, berserk=True,
                                    reveal=True, remove=False, weapon=Weapon.RIFLE)
     assert (quick.size, quick.num_sheep, quick.num_wolves, quick.quick_play) == (5, 16, 4, 11)
     assert quick.weapon is Weapon.SHOTGUN

@@ -20,7 +20,7 @@ from fleece.rules.mutton.chart import farmer_chart
 from fleece.rules.mutton.game import GameState
 from fleece.rules.mutton.geometry import board
 from fleece.rules.mutton.moves import ChooseWolves, Kill, PlaceCells, Run
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 from fleece.solver.mutton import advise, analyse, problem_from_chart, problem_from_text, solve
 from fleece.solver.mutton.advice import TIE_RULE, Advice
 
@@ -31,7 +31,7 @@ def advice_after_kill(cells: str, b_to: str, c_to: str) -> Advice:
     """Animals A, B, ... on `cells` (A on c3, B on b2, C on b3); wolf B eats A; B runs to
     `b_to`, C to `c_to`; the advice for the Farmer's chart of that position (1 wolf)."""
     names = cells.split()
-    rules = RuleSet(size=3, num_sheep=len(names), num_wolves=1)
+    rules = MuttonOptions(size=3, num_sheep=len(names), num_wolves=1)
     s = GameState.new(rules).play(PlaceCells(tuple(B3.cell(n) for n in names)))
     s = s.play(ChooseWolves("B")).play(
         Kill("A", (Run("B", B3.cell(b_to)), Run("C", B3.cell(c_to)))))
@@ -155,7 +155,7 @@ def test_deep_decision_on_a_tiny_board_is_the_exact_expected_loss() -> None:
     from helpers.mutton_game_tree import consistent, farmer_value
 
     b2 = board(2)
-    rules = RuleSet(size=2, num_sheep=4, num_wolves=1)
+    rules = MuttonOptions(size=2, num_sheep=4, num_wolves=1)
     checked = 0
     for cells in ("a1 b2 c3 a2", "a1 b1 c3 b3", "b2 a1 c2 b3"):
         s = GameState.new(rules).play(PlaceCells(tuple(b2.cell(c) for c in cells.split(" "))))

@@ -35,7 +35,7 @@ from fleece.rules.mutton.moves import (
     WolfPass,
     parse_move,
 )
-from fleece.rules.mutton.options import RuleSet, Weapon
+from fleece.rules.mutton.options import MuttonOptions, Weapon
 from fleece.rules.mutton.record import replay_text
 from fleece.rules.mutton.simulate import FarmerPolicy, random_move
 from fleece.solver.mutton import problem_from_chart, solve
@@ -54,23 +54,23 @@ from fleece.solver.mutton.problem import kill_options
 
 
 @st.composite
-def small_rules(draw: st.DrawFn) -> RuleSet:
+def small_rules(draw: st.DrawFn) -> MuttonOptions:
     """A small variant of every option the robots must play (M1-M23)."""
     size = draw(st.integers(2, 3))
     n = draw(st.integers(4, 7 if size == 2 else 10))
     k = draw(st.integers(1, min(3, n // 2)))
     words = None
     if draw(st.integers(0, 5)) == 0:
-        pool = [frozenset(c) for c in itertools.combinations(RuleSet().letters[:n], k)]
+        pool = [frozenset(c) for c in itertools.combinations(MuttonOptions().letters[:n], k)]
         words = frozenset(draw(st.lists(st.sampled_from(pool), min_size=1, max_size=5)))
-    return RuleSet(size=size, num_sheep=n, num_wolves=k, berserk=draw(st.booleans()),
+    return MuttonOptions(size=size, num_sheep=n, num_wolves=k, berserk=draw(st.booleans()),
                    reveal=draw(st.booleans()), remove=draw(st.booleans()),
                    escape=draw(st.booleans()),
                    weapon=draw(st.sampled_from([Weapon.RIFLE, Weapon.SHOTGUN])),
                    quick_play=draw(st.none() | st.integers(1, n)), dictionary=words)
 
 
-def random_states(rules: RuleSet, seed: int, games: int = 2) -> list[GameState]:
+def random_states(rules: MuttonOptions, seed: int, games: int = 2) -> list[GameState]:
     """Every position of a few random games (the rules model's random play)."""
     rng = random.Random(seed)
     out = []
@@ -88,7 +88,7 @@ def random_states(rules: RuleSet, seed: int, games: int = 2) -> list[GameState]:
 
 @settings(max_examples=examples(40), deadline=None)
 @given(small_rules(), st.integers(0, 10**6))
-def test_belief_counts_equal_the_fast_engine(rules: RuleSet, seed: int) -> None:
+def test_belief_counts_equal_the_fast_engine(rules: MuttonOptions, seed: int) -> None:
     """D1-D9: the robots' bit-column belief holds exactly the sets the fast engine counts, and
     each animal is in as many of them, at every position of random games; the kill options
     the robots compute from the geometry are the rules model's (M8-M10)."""
@@ -118,7 +118,7 @@ def test_belief_default_game_and_compaction() -> None:
     uniform belief is log2 of the count."""
     import math
 
-    for s in random_states(RuleSet(), 3, games=1):
+    for s in random_states(MuttonOptions(), 3, games=1):
         v = knowledge(s)
         counts = count_facts(s.letters, v.problem.facts)
         assert v.belief.count == counts.count
@@ -135,7 +135,7 @@ def test_belief_default_game_and_compaction() -> None:
 
 @settings(max_examples=examples(40), deadline=None)
 @given(small_rules(), st.integers(0, 2**32), st.sampled_from(BOTS), st.sampled_from(BOTS))
-def test_referee_accepts_every_robot_move(rules: RuleSet, seed: int, farmer: str,
+def test_referee_accepts_every_robot_move(rules: MuttonOptions, seed: int, farmer: str,
                                           wolf: str) -> None:
     """Every move of every robot, on every option, goes through GameState.play: a game ends
     (M24) and play_game raises BotError on any illegal move, which never happens."""
@@ -146,10 +146,10 @@ def test_referee_accepts_every_robot_move(rules: RuleSet, seed: int, farmer: str
 
 
 @pytest.mark.parametrize("farmer,wolf,rules", [
-    *((f, w, RuleSet()) for f in BOTS for w in BOTS),
-    *((f, f, RuleSet(weapon=Weapon.SHOTGUN, escape=True, reveal=False)) for f in BOTS),
-], ids=lambda x: x.to_options().replace(" ", "") if isinstance(x, RuleSet) else x)
-def test_referee_on_full_size_games(farmer: str, wolf: str, rules: RuleSet) -> None:
+    *((f, w, MuttonOptions()) for f in BOTS for w in BOTS),
+    *((f, f, MuttonOptions(weapon=Weapon.SHOTGUN, escape=True, reveal=False)) for f in BOTS),
+], ids=lambda x: x.to_options().replace(" ", "") if isinstance(x, MuttonOptions) else x)
+def test_referee_on_full_size_games(farmer: str, wolf: str, rules: MuttonOptions) -> None:
     """One game of every pair of robots on pbmserv's default rules, and of each robot against
     itself with the shotgun, escapes and no reveal: every move legal, the record replays."""
     result = play_game(MatchRequest(farmer, wolf, 1, 5, rules), 0)
@@ -167,7 +167,7 @@ def test_referee_catches_an_illegal_robot_move(monkeypatch: pytest.MonkeyPatch) 
             return FarmerPass()
 
     monkeypatch.setitem(FARMERS, "random", Passer)
-    rules = RuleSet(size=2, num_sheep=4, num_wolves=1)
+    rules = MuttonOptions(size=2, num_sheep=4, num_wolves=1)
     with pytest.raises(BotError, match=r"passer Farmer robot played the illegal move 'pass'.*"
                                        r"must shoot \(M14\)"):
         for seed in range(50):  # some game has a Wolf pass
@@ -178,7 +178,7 @@ def test_referee_catches_an_illegal_robot_move(monkeypatch: pytest.MonkeyPatch) 
                                          ("random", "random"), ("fleece", "v2")])
 def test_robots_are_deterministic_per_seed(farmer: str, wolf: str) -> None:
     """The same seed replays the same game move for move; another seed plays another."""
-    rules = RuleSet(size=3, num_sheep=10, num_wolves=2)
+    rules = MuttonOptions(size=3, num_sheep=10, num_wolves=2)
     first = [play_game(MatchRequest(farmer, wolf, 3, 11, rules, "random"), i) for i in range(3)]
     again = [play_game(MatchRequest(farmer, wolf, 3, 11, rules, "random"), i) for i in range(3)]
     other = [play_game(MatchRequest(farmer, wolf, 3, 12, rules, "random"), i) for i in range(3)]
@@ -196,7 +196,7 @@ def place(cells: str) -> PlaceCells:
     return PlaceCells(tuple(B3.cell(c) for c in cells.split(" ")))
 
 
-def position(rules: RuleSet, cells: str, wolves: str, rows: list[tuple[str, str]],
+def position(rules: MuttonOptions, cells: str, wolves: str, rows: list[tuple[str, str]],
              shot: str = "") -> GameState:
     """Animals A, B, ... on `cells`, the wolves chosen, then the chart written in: each row
     (victim, runners) a kill of that round, the `shot` animals dead by the Farmer; the Farmer
@@ -223,7 +223,7 @@ CELLS8 = "a1 a2 a3 b1 b2 b3 b4 c1"  # where the eight animals stand (it does not
 def test_v2_threshold_is_065_less_005_per_dead_sheep() -> None:
     """One wolf, B or C (each 1/2 by the solver): the V2 Farmer passes with 1 dead sheep
     (threshold 0.60) and with 3 (0.50: not above it), and shoots B or C with 4 (0.45)."""
-    rules = RuleSet(size=3, num_sheep=8, num_wolves=1)
+    rules = MuttonOptions(size=3, num_sheep=8, num_wolves=1)
     assert v2_threshold(1) == pytest.approx(0.60) and v2_threshold(4) == pytest.approx(0.45)
     for shot, expected in (("", FarmerPass), ("DE", FarmerPass), ("DEF", Shoot)):
         s = position(rules, CELLS8, "B", [("A", "BC")], shot)
@@ -240,7 +240,7 @@ def test_v2_single_consistent_set_is_shot_at_once() -> None:
     """Rows {B} and {C}: the only consistent set is {B, C}; the V2 Farmer goes berserk on both
     (a volley); without berserk it shoots one; with B already shot, it shoots C."""
     rows = [("A", "B"), ("D", "C")]
-    rules = RuleSet(size=3, num_sheep=8, num_wolves=2)
+    rules = MuttonOptions(size=3, num_sheep=8, num_wolves=2)
     s = position(rules, CELLS8, "BC", rows)
     assert solve(problem_from_chart(farmer_chart(s), 2)).count == 1
     assert V2Farmer(rules, 0).move(s) == Berserk(("B", "C"))
@@ -254,7 +254,7 @@ def test_v2_shoots_when_one_more_kill_wins() -> None:
     """Quick play to 3: with 2 dead sheep the next kill wins the game, so the V2 Farmer shoots
     at 1/2 although its threshold is 0.55; with a target of 4 it passes."""
     for target, expected in ((3, Shoot), (4, FarmerPass)):
-        rules = RuleSet(size=3, num_sheep=8, num_wolves=1, quick_play=target)
+        rules = MuttonOptions(size=3, num_sheep=8, num_wolves=1, quick_play=target)
         s = position(rules, CELLS8, "B", [("A", "BC")], "D")
         assert s.score == 2 and v2_threshold(2) == pytest.approx(0.55)
         assert isinstance(V2Farmer(rules, 0).move(s), expected)
@@ -264,7 +264,7 @@ def test_v2_after_a_wolf_pass_rules_out_animals_with_a_meal() -> None:
     """A (a1) and B (a2) stand together, the wolf C and the sheep D alone: the Wolf cannot
     kill and passes (M11). Every animal next to a legal victim is then no wolf (D9): A and B
     drop to 0, C and D share the wolf. The V2 Farmer must shoot (M14): C or D, never A or B."""
-    rules = RuleSet(size=3, num_sheep=4, num_wolves=1)
+    rules = MuttonOptions(size=3, num_sheep=4, num_wolves=1)
     s = GameState.new(rules).play(place("a1 a2 e5 c1"))
     s = s.play(ChooseWolves("C")).play(WolfPass())
     assert s.farmer_must_shoot()
@@ -280,7 +280,7 @@ def test_v2_with_one_wolf_left_prefers_the_last_victims_neighbours() -> None:
     """Two wolves: B killed A with D beside it, then B was shot (a wolf). The other wolf may be
     any living animal (each equally likely); with one wolf left the V2 Farmer ranks D, next
     to the last victim, first, and shoots it when the next kill would lose the game."""
-    rules = RuleSet(size=3, num_sheep=8, num_wolves=2, quick_play=2)
+    rules = MuttonOptions(size=3, num_sheep=8, num_wolves=2, quick_play=2)
     s = position(rules, CELLS8, "BF", [("A", "BD")], "B")
     v = knowledge(s)
     marg = v.belief.marginals(v.living)
@@ -311,7 +311,7 @@ def test_v2_wolf_meal_minimises_the_largest_then_the_summed_count() -> None:
     brute force over every pair of animals, give (largest, sum): B (6, 14), E (4, 24),
     H (3, 18). The V2 Wolf eats H, the smallest largest count (the smallest sum would be B),
     whatever its seed."""
-    rules = RuleSet(size=3, num_sheep=9, num_wolves=2)
+    rules = MuttonOptions(size=3, num_sheep=9, num_wolves=2)
     s = GameState.new(rules).play(place("c5 a3 d3 d4 c3 b3 b2 c2 b4")).play(ChooseWolves("AG"))
     s = s.play(parse_move("I:A-a1,B-a2,F-e5", B3, Side.WOLF)).play(FarmerPass())
     meals = [k for k in s.legal_kills() if k.victim not in s.wolves]
@@ -331,7 +331,7 @@ def test_v2_wolf_meal_minimises_the_largest_then_the_summed_count() -> None:
 def test_v2_likelihood_never_rules_out_the_true_wolves() -> None:
     """The V2 hypothesis's likelihood (what the fleece Farmer recognises the V2 Wolf by) keeps
     the true wolf set at every kill of V2 Wolf games: it reproduces the V2 meal rule."""
-    rules = RuleSet()
+    rules = MuttonOptions()
     for seed in range(3):
         s = GameState.new(rules).play(PlaceCells(tuple(random.Random(seed).sample(
             board(4).cells, 26)))).play(ChooseWolves("ADHM"))
@@ -364,7 +364,7 @@ def test_bad_input_is_one_line_naming_the_field_and_the_limit() -> None:
         (MatchRequest("v2", "v2", 100_001), "--games: must be in 1..100000, got 100001"),
         (MatchRequest("v2", "v2", 1, -1), "--seed: must be in 0..2**63-1, got -1"),
         (MatchRequest("v2", "v2", 1, layout="spiral"), "--layout: unknown layout 'spiral'"),
-        (MatchRequest("v2", "v2", 1, rules=RuleSet(num_wolves=7)),
+        (MatchRequest("v2", "v2", 1, rules=MuttonOptions(num_wolves=7)),
          f"--rules: the robots track every wolf set, and 7 wolves among 26 animals make "
          f"657800; at most {MAX_SETS}"),
     ]
@@ -374,7 +374,7 @@ def test_bad_input_is_one_line_naming_the_field_and_the_limit() -> None:
         text = str(info.value)
         assert text.startswith(message) and "\n" not in text, text
     with pytest.raises(FleeceError, match="num_wolves: the robots track every wolf set"):
-        Belief.from_facts(RuleSet().letters, 8, [])
+        Belief.from_facts(MuttonOptions().letters, 8, [])
 
 
 # ---- playing against a robot (solver/mutton/bots/play.py) ----------------------------------
@@ -390,7 +390,7 @@ def test_play_against_a_robot_step_by_step(person: Side, bot: str) -> None:
     from fleece.rules.errors import IllegalMoveError
     from fleece.solver.mutton.bots.play import overlay, start, step
 
-    rules = RuleSet(size=3, num_sheep=10, num_wolves=2)
+    rules = MuttonOptions(size=3, num_sheep=10, num_wolves=2)
     for attempt in range(2):
         rng = random.Random(4)
         game = start(rules, person, bot, 17, layout="random")

@@ -23,14 +23,14 @@ from fleece.rules.mutton.moves import (
     PlaceCells,
     format_move,
 )
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 from fleece.rules.mutton.simulate import random_move
 from fleece.solver.mutton.bots.base import farmer_move
 from fleece.solver.mutton.bots.knowledge import knowledge
 from fleece.solver.mutton.bots.lookahead import Settings, decide
 
 
-def farmer_turns(rules: RuleSet, seed: int, turns: int) -> list[GameState]:
+def farmer_turns(rules: MuttonOptions, seed: int, turns: int) -> list[GameState]:
     """The first Farmer turns of a random game on a random layout."""
     rng = random.Random(seed)
     s = GameState.new(rules)
@@ -48,11 +48,11 @@ EXACT = Settings(depth=12, shots=26, exact_volley=26, placements=10**6)
 
 
 @pytest.mark.parametrize("rules", [
-    RuleSet(size=2, num_sheep=4, num_wolves=1),
-    RuleSet(size=2, num_sheep=5, num_wolves=2),
-    RuleSet(size=2, num_sheep=5, num_wolves=2, berserk=False),
+    MuttonOptions(size=2, num_sheep=4, num_wolves=1),
+    MuttonOptions(size=2, num_sheep=5, num_wolves=2),
+    MuttonOptions(size=2, num_sheep=5, num_wolves=2, berserk=False),
 ], ids=["4-animals-1-wolf", "5-animals-2-wolves", "no-berserk"])
-def test_expected_losses_equal_the_enumerated_game_tree(rules: RuleSet) -> None:
+def test_expected_losses_equal_the_enumerated_game_tree(rules: MuttonOptions) -> None:
     """Every candidate move's expected sheep lost (pass, each shot, the best volley) equals the
     enumerated game tree's, and the search's choice is an optimal move."""
     seen: set[str] = set()

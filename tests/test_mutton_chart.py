@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from fleece.rules.errors import ParseError
 from fleece.rules.mutton.chart import Status, farmer_chart, parse_chart, render_chart, render_paste
-from fleece.rules.mutton.options import RuleSet, Weapon
+from fleece.rules.mutton.options import MuttonOptions, Weapon
 from fleece.rules.mutton.simulate import random_move
 
 EXAMPLE = (Path(__file__).resolve().parent.parent / "examples" / "mutton" /
@@ -105,7 +105,7 @@ def test_no_reveal_reads_x_as_unknown() -> None:
 
 
 option_sets = st.builds(
-    RuleSet,
+    MuttonOptions,
     size=st.just(4), num_sheep=st.integers(8, 26), num_wolves=st.integers(1, 4),
     reveal=st.booleans(), remove=st.booleans(), escape=st.booleans(),
     weapon=st.sampled_from(Weapon),
@@ -113,7 +113,7 @@ option_sets = st.builds(
 
 
 @given(option_sets, st.integers(0, 2**32 - 1), st.integers(0, 40))
-def test_derived_charts_round_trip(rules: RuleSet, seed: int, stop: int) -> None:
+def test_derived_charts_round_trip(rules: MuttonOptions, seed: int, stop: int) -> None:
     from fleece.rules.mutton.game import GameState
 
     rng = random.Random(seed)

@@ -23,7 +23,7 @@ from fleece.rules.mutton.moves import (
     Shoot,
     WolfPass,
 )
-from fleece.rules.mutton.options import ALPHABET, RuleSet
+from fleece.rules.mutton.options import ALPHABET, MuttonOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 HELP_PAGE = ROOT.parent / "shared" / "seeds" / "001_639a77a0fa3209e1.txt"
@@ -98,7 +98,7 @@ def test_m25_chart_renders_in_pbmserv_columns() -> None:
 def test_c1_sparse_first_kill_moves_at_most_three() -> None:
     # Runners depend only on the victim, and any victim with a neighbour is reachable by
     # making that neighbour the wolf: one wolf at a time covers every first kill.
-    start = GameState.new(RuleSet(num_wolves=1)).play(PlaceSparse())
+    start = GameState.new(MuttonOptions(num_wolves=1)).play(PlaceSparse())
     worst = 0
     for wolf in ALPHABET:
         for kill in start.play(ChooseWolves(wolf)).legal_kills():
@@ -125,7 +125,7 @@ def test_m10_m11_m14_hand_counted_tiny_board() -> None:
     # (M10), B has no other victim, so the Wolf must pass (M11); then the Farmer must shoot
     # (M14): 3 single shots and 2^3 - 1 - 3 = 4 berserk volleys.
     b = board(2)
-    rules = RuleSet(size=2, num_sheep=3, num_wolves=1)
+    rules = MuttonOptions(size=2, num_sheep=3, num_wolves=1)
     s = GameState.new(rules).play(PlaceCells((b.cell("b2"), b.cell("a1"), b.cell("c3"))))
     s = s.play(ChooseWolves("B"))
     assert [k.victim for k in s.kill_candidates()] == ["A"]
@@ -141,7 +141,7 @@ def test_m9_hand_counted_single_runner() -> None:
     # Size 2, wolf A on a1, sheep B on a2. Killing B makes A run to a cell not next to a2:
     # b1, c2 or c3 (a1, b2, b3 touch a2): exactly 3 Wolf moves.
     b = board(2)
-    rules = RuleSet(size=2, num_sheep=2, num_wolves=1)
+    rules = MuttonOptions(size=2, num_sheep=2, num_wolves=1)
     s = GameState.new(rules).play(PlaceCells((b.cell("a1"), b.cell("a2")))).play(
         ChooseWolves("A"))
     assert s.count_legal_moves() == 3

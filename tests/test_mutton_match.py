@@ -24,11 +24,11 @@ from fleece.rules.mutton.moves import (
     Shoot,
     WolfPass,
 )
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 from fleece.rules.mutton.simulate import FarmerPolicy, random_game, random_move
 
 
-def _short_game(rules: RuleSet, wolves: str, shots: str) -> GameState:
+def _short_game(rules: MuttonOptions, wolves: str, shots: str) -> GameState:
     s = GameState.new(rules).play(PlaceSparse()).play(ChooseWolves(wolves))
     rng = random.Random(0)
     for target in shots:
@@ -42,14 +42,14 @@ def _short_game(rules: RuleSet, wolves: str, shots: str) -> GameState:
 
 
 def test_m18_reveal_shows_identities_at_once() -> None:
-    s = _short_game(RuleSet(), "ABCD", "AZ")
+    s = _short_game(MuttonOptions(), "ABCD", "AZ")
     chart = farmer_chart(s)
     assert chart.status_of("A") is Status.DEAD_WOLF
     assert chart.status_of("Z") is Status.DEAD_SHEEP
 
 
 def test_m18_no_reveal_hides_identities_until_the_end() -> None:
-    rules = RuleSet(reveal=False)
+    rules = MuttonOptions(reveal=False)
     s = _short_game(rules, "ABCD", "AZ")
     assert not s.over
     chart = farmer_chart(s)
@@ -63,7 +63,7 @@ def test_m18_no_reveal_hides_identities_until_the_end() -> None:
 
 
 def test_m21_match_swaps_roles_mirrors_and_totals() -> None:
-    rules = RuleSet()
+    rules = MuttonOptions()
     rng = random.Random(4)
     m = Match.new(rules, ("Ann", "Bob"))
     m = m.play(PlaceRandom(9))
@@ -91,7 +91,7 @@ def test_m21_match_swaps_roles_mirrors_and_totals() -> None:
 def test_m21_equal_totals_draw() -> None:
     # Size 2, wolf A on a1 and sheep B on c3 are not neighbours: the Wolf must pass, the
     # Farmer must shoot and shoots A. Both games end 0 - 0, so the match is a draw.
-    rules = RuleSet(size=2, num_sheep=2, num_wolves=1)
+    rules = MuttonOptions(size=2, num_sheep=2, num_wolves=1)
     b = GameState.new(rules).board
     m = Match.new(rules, ("Ann", "Bob"))
     for game in range(2):
@@ -123,7 +123,7 @@ def test_m21_the_higher_total_wins_the_match(first: bool, second: bool, winner: 
                                               ) -> None:
     """Ann is the Wolf of game 1, Bob of game 2 (M21); each scores 1 by eating B or 0; the
     higher total wins, equal totals draw."""
-    rules = RuleSet(size=2, num_sheep=3, num_wolves=1)
+    rules = MuttonOptions(size=2, num_sheep=3, num_wolves=1)
     m = _scored_game(Match.new(rules, ("Ann", "Bob")), first)
     assert m.current.over and m.current.score == int(first) and m.winner() is None
     m = _scored_game(m.start_next_game(), second)
@@ -132,7 +132,7 @@ def test_m21_the_higher_total_wins_the_match(first: bool, second: bool, winner: 
 
 
 def test_m22_quick_play_is_one_game_with_a_target() -> None:
-    rules = RuleSet(quick_play=11)
+    rules = MuttonOptions(quick_play=11)
     m = Match.new(rules)
     rng = random.Random(12)
     while not m.over:
@@ -149,7 +149,7 @@ def test_m26_every_kill_has_a_wolf_runner_and_no_known_sheep_killed(
 ) -> None:
     """M26: the killer is a living wolf next to the victim, so it ran; a runner the Farmer
     knows to be a sheep (revealed dead sheep) is never the only wolf candidate of a row."""
-    rules = RuleSet(num_wolves=wolves, reveal=reveal)
+    rules = MuttonOptions(num_wolves=wolves, reveal=reveal)
     state = random_game(rules, random.Random(seed))
     chart = farmer_chart(state)
     for row in chart.rows:

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from fleece.rules.mutton.moves import Side
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 from fleece.rules.mutton.record import replay_text
 from fleece.solver.mutton.bots.match import (
     GameResult,
@@ -18,7 +18,7 @@ from fleece.solver.mutton.bots.match import (
 )
 from fleece.solver.mutton.bots.stats import Estimate, t_cdf, t_quantile
 
-SMALL = RuleSet(size=3, num_sheep=10, num_wolves=2)
+SMALL = MuttonOptions(size=3, num_sheep=10, num_wolves=2)
 
 # ---- statistics on known data ------------------------------------------------------------
 
@@ -79,10 +79,10 @@ def test_match_result_fields_records_and_statistics() -> None:
         assert final.over and final.score == g.score == r["sheep_lost"]
         assert r["winner"] == ("farmer" if g.farmer_won else "wolf")
         assert "".join(sorted(final.wolves)) == g.wolves
-    assert win_target_of(RuleSet()) == 11
+    assert win_target_of(MuttonOptions()) == 11
 
 
-def win_target_of(rules: RuleSet) -> int:
+def win_target_of(rules: MuttonOptions) -> int:
     """The win target of a match on `rules` (one game played)."""
     return play_match(MatchRequest("v2", "v2", 1, 0, rules, "random")).win_target
 

@@ -36,7 +36,7 @@ from fleece.rules.mutton.moves import (
     PlaceCells,
     Run,
 )
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 from fleece.rules.mutton.record import format_record
 from fleece.rules.mutton.simulate import random_move
 from fleece.solver.mutton import problem_from_record, solve
@@ -106,7 +106,7 @@ def move_probability(state: GameState, target: Move) -> Fraction:
     return found
 
 
-def oracle_posterior(rules: RuleSet, moves: Sequence[Move]) -> dict[str, Fraction]:
+def oracle_posterior(rules: MuttonOptions, moves: Sequence[Move]) -> dict[str, Fraction]:
     """P(animal is a wolf | public record) with a uniform prior over k-subsets and the
     simulator's own Wolf-move probabilities; `moves` starts with the placement and the
     Wolf's choice (the choice is the only secret)."""
@@ -142,7 +142,7 @@ def oracle_posterior(rules: RuleSet, moves: Sequence[Move]) -> dict[str, Fractio
     return {a: w / total for a, w in weights.items()}
 
 
-def model_probabilities(rules: RuleSet, moves: Sequence[Move]) -> dict[str, Fraction]:
+def model_probabilities(rules: MuttonOptions, moves: Sequence[Move]) -> dict[str, Fraction]:
     """The solver's Wolf-model posterior for the record of `moves`."""
     sol = solve(problem_from_record(format_record(rules, [list(moves)])))
     assert sol.model is not None and sol.model.available, sol.model
@@ -150,7 +150,7 @@ def model_probabilities(rules: RuleSet, moves: Sequence[Move]) -> dict[str, Frac
 
 
 B3 = board(3)
-HAND_RULES = RuleSet(size=3, num_sheep=5, num_wolves=2, escape=True)
+HAND_RULES = MuttonOptions(size=3, num_sheep=5, num_wolves=2, escape=True)
 HAND_MOVES: tuple[Move, ...] = (
     PlaceCells(tuple(B3.cell(n) for n in ("a1", "a2", "c3", "e3", "e4"))),
     ChooseWolves("AC"),
@@ -197,14 +197,14 @@ def test_m12_simulator_move_probabilities_by_hand() -> None:
     assert move_probability(ad, Kill("E", (Run("D", B3.cell("a3")),))) == Fraction(1, 22)
 
 
-def _random_record(seed: int) -> tuple[RuleSet, list[Move]]:
+def _random_record(seed: int) -> tuple[MuttonOptions, list[Move]]:
     """A short random game on a tiny board (escape on), cut while it is still running and
     after at least one Wolf move (a new game is drawn until one qualifies)."""
     rng = random.Random(seed)
     while True:
         size = rng.choice([2, 3])
         n = rng.randint(4, 6 if size == 2 else 7)
-        rules = RuleSet(size=size, num_sheep=n, num_wolves=rng.randint(1, 2), escape=True,
+        rules = MuttonOptions(size=size, num_sheep=n, num_wolves=rng.randint(1, 2), escape=True,
                         reveal=rng.random() < 0.7)
         s = GameState.new(rules)
         moves: list[Move] = []

@@ -27,7 +27,7 @@ from fleece.rules.mutton.moves import (
     format_move,
     parse_move,
 )
-from fleece.rules.mutton.options import RuleSet, Weapon, load_dictionary, parse_options
+from fleece.rules.mutton.options import MuttonOptions, Weapon, load_dictionary, parse_options
 
 B = board(8)
 letters = st.sampled_from("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -103,9 +103,9 @@ def test_options_round_trip_and_defaults() -> None:
     assert (r.size, r.num_sheep, r.num_wolves, r.berserk, r.reveal, r.remove, r.escape,
             r.weapon, r.quick_play) == (5, 20, 3, False, False, True, True, Weapon.SHOTGUN, 9)
     assert parse_options(r.to_options()) == r
-    assert parse_options("") == RuleSet()
+    assert parse_options("") == MuttonOptions()
     assert parse_options("quick").quick_play == 11
-    assert RuleSet().shotgun is False and RuleSet(weapon=Weapon.SHOTGUN).corpses_removed
+    assert MuttonOptions().shotgun is False and MuttonOptions(weapon=Weapon.SHOTGUN).corpses_removed
 
 
 @pytest.mark.parametrize(
@@ -131,10 +131,10 @@ def test_m23_dictionary() -> None:
     words = load_dictionary("hide\nBOOK\nwolf\n# comment\nfade  # trailing\nab\n", 4)
     assert frozenset("HIDE") in words and frozenset("FADE") in words
     assert frozenset("BOK") not in words  # BOOK repeats a letter: not a wolf set
-    r = RuleSet(dictionary=words)
+    r = MuttonOptions(dictionary=words)
     assert r.allows_wolf_set("EDIH") and not r.allows_wolf_set("ABCD")
     with pytest.raises(RulesError, match="no word of 4"):
-        RuleSet(dictionary=load_dictionary("ab\n"))
+        MuttonOptions(dictionary=load_dictionary("ab\n"))
 
 
 def test_record_game_headers_in_order() -> None:

@@ -43,7 +43,7 @@ from fleece.rules.mutton.moves import (
     Shoot,
     WolfPass,
 )
-from fleece.rules.mutton.options import RuleSet, Weapon
+from fleece.rules.mutton.options import MuttonOptions, Weapon
 
 
 def position_k(**options: object) -> GameState:
@@ -95,7 +95,7 @@ def accept(state: GameState, move: object) -> GameState:
 # ---- placement and choice (M5, M6, M23) -----------------------------------------------------
 
 def test_m5_explicit_layout_places_animals_in_letter_order() -> None:
-    s = GameState.new(RuleSet(size=3, num_sheep=3, num_wolves=1)).play(
+    s = GameState.new(MuttonOptions(size=3, num_sheep=3, num_wolves=1)).play(
         PlaceCells((c("a1"), c("c3"), c("e5"))))
     assert s.phase is Phase.CHOOSE
     assert s.animal_cells() == {"A": c("a1"), "B": c("c3"), "C": c("e5")}
@@ -106,18 +106,18 @@ def test_m5_explicit_layout_places_animals_in_letter_order() -> None:
     (("a1", "c3", "a1"), "used twice"),
 ])
 def test_m5_bad_explicit_layouts_are_refused(cells: tuple[str, ...], match: str) -> None:
-    s = GameState.new(RuleSet(size=3, num_sheep=3, num_wolves=1))
+    s = GameState.new(MuttonOptions(size=3, num_sheep=3, num_wolves=1))
     refuse(s, PlaceCells(tuple(c(n) for n in cells)), match)
 
 
 def test_m5_a_cell_off_the_board_is_refused() -> None:
-    s = GameState.new(RuleSet(size=3, num_sheep=3, num_wolves=1))
+    s = GameState.new(MuttonOptions(size=3, num_sheep=3, num_wolves=1))
     g7 = board(4).cell("g7")  # row g does not exist on a size-3 board
     refuse(s, PlaceCells((c("a1"), c("c3"), g7)), "not on a size-3 board")
 
 
 def test_m5_sparse_only_on_the_default_board_and_mirror_only_in_game_two() -> None:
-    s = GameState.new(RuleSet(size=3, num_sheep=3, num_wolves=1))
+    s = GameState.new(MuttonOptions(size=3, num_sheep=3, num_wolves=1))
     refuse(s, PlaceSparse(), "sparse layout is defined for size 4 with 26")
     refuse(s, PlaceMirror(), "second game")
     layout = (c("a1"), c("c3"), c("e5"))
@@ -126,7 +126,7 @@ def test_m5_sparse_only_on_the_default_board_and_mirror_only_in_game_two() -> No
 
 
 def test_m5_random_layout_is_its_seed() -> None:
-    s = GameState.new(RuleSet(size=3, num_sheep=5, num_wolves=2))
+    s = GameState.new(MuttonOptions(size=3, num_sheep=5, num_wolves=2))
     a, b = s.play(PlaceRandom(7)), s.play(PlaceRandom(7))
     assert a.positions == b.positions and len(set(a.positions)) == 5
 
@@ -139,14 +139,14 @@ def test_m5_random_layout_is_its_seed() -> None:
 ])
 def test_m6_the_wolf_chooses_exactly_num_wolves_distinct_animals(letters: str, match: str
                                                                  ) -> None:
-    s = GameState.new(RuleSet(size=3, num_sheep=5, num_wolves=2)).play(PlaceRandom(1))
+    s = GameState.new(MuttonOptions(size=3, num_sheep=5, num_wolves=2)).play(PlaceRandom(1))
     refuse(s, ChooseWolves(letters), match)
     ok = accept(s, ChooseWolves("BE"))
     assert ok.wolves == {"B", "E"} and ok.phase is Phase.WOLF and ok.round == 1
 
 
 def test_m23_dictionary_limits_the_wolf_sets() -> None:
-    rules = RuleSet(size=3, num_sheep=5, num_wolves=2,
+    rules = MuttonOptions(size=3, num_sheep=5, num_wolves=2,
                     dictionary=frozenset({frozenset("BE")}))
     s = GameState.new(rules).play(PlaceRandom(1))
     refuse(s, ChooseWolves("AB"), "M23")
@@ -164,7 +164,7 @@ def test_m7_moves_out_of_turn_are_refused() -> None:
     refuse(after, Kill("B", runs("A-c5 C-d5")), "waiting for a Farmer move")
     refuse(after, WolfPass(), "waiting for a Farmer move")
     refuse(after, Escape("A"), "waiting for a Farmer move")
-    refuse(GameState.new(RuleSet(size=3, num_sheep=3, num_wolves=1)), ChooseWolves("A"),
+    refuse(GameState.new(MuttonOptions(size=3, num_sheep=3, num_wolves=1)), ChooseWolves("A"),
            "waiting for the Farmer's placement")
 
 
@@ -265,7 +265,7 @@ def test_m10_m11_unplaceable_kill_is_refused_and_only_then_may_the_wolf_pass() -
     Killing A would make B and C run but every free cell touches b2: refused (M10). It is the
     only kill, so the Wolf passes (M11); in K the Wolf may not pass (kills exist)."""
     b2 = board(2)
-    rules = RuleSet(size=2, num_sheep=3, num_wolves=1)
+    rules = MuttonOptions(size=2, num_sheep=3, num_wolves=1)
     s = GameState.new(rules).play(PlaceCells((b2.cell("b2"), b2.cell("a1"), b2.cell("c3"))))
     s = s.play(ChooseWolves("B"))
     refuse(s, Kill("A", (Run("B", b2.cell("a2")), Run("C", b2.cell("b3")))),
@@ -319,7 +319,7 @@ def test_m13_farmer_pass_starts_the_next_round() -> None:
 
 def test_m14_after_a_wolf_pass_the_farmer_must_shoot() -> None:
     b2 = board(2)
-    rules = RuleSet(size=2, num_sheep=3, num_wolves=1)
+    rules = MuttonOptions(size=2, num_sheep=3, num_wolves=1)
     s = GameState.new(rules).play(PlaceCells((b2.cell("b2"), b2.cell("a1"), b2.cell("c3"))))
     s = s.play(ChooseWolves("B")).play(WolfPass())
     refuse(s, FarmerPass(), r"must shoot \(M14\)")
@@ -446,7 +446,7 @@ def test_m14_m17_shotgun_stall_ends_the_game() -> None:
     Wolf passes; the Farmer must shoot (M14), but every blast has runners and no free cell
     either, and the shotgun has no berserk (M17): the game stops as stalled, score 0."""
     b2 = board(2)
-    rules = RuleSet(size=2, num_sheep=7, num_wolves=3, weapon=Weapon.SHOTGUN)
+    rules = MuttonOptions(size=2, num_sheep=7, num_wolves=3, weapon=Weapon.SHOTGUN)
     s = GameState.new(rules).play(PlaceCells(b2.cells)).play(ChooseWolves("ABC"))
     assert s.legal_kills() == [] and len(s.kill_candidates()) > 0
     end = accept(s, WolfPass())

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from fleece.rules.mutton.chart import Status, farmer_chart
 from fleece.rules.mutton.game import GameState, Phase
 from fleece.rules.mutton.moves import WolfPass
-from fleece.rules.mutton.options import ALPHABET, RuleSet, Weapon
+from fleece.rules.mutton.options import ALPHABET, MuttonOptions, Weapon
 from fleece.rules.mutton.record import format_record
 from fleece.rules.mutton.simulate import FarmerPolicy, random_move
 from fleece.solver.mutton import (
@@ -148,7 +148,7 @@ def bucket(n: int) -> str:
     return "0 sets" if n == 0 else "1 set" if n == 1 else "2-50 sets" if n <= 50 else ">50 sets"
 
 
-def play(rules: RuleSet, seed: int, moves: int) -> tuple[GameState, list[GameState]]:
+def play(rules: MuttonOptions, seed: int, moves: int) -> tuple[GameState, list[GameState]]:
     """A game of random legal moves, stopped after `moves` moves (or at its end); also the
     positions at which the Wolf passed."""
     rng = random.Random(seed)
@@ -165,7 +165,7 @@ def play(rules: RuleSet, seed: int, moves: int) -> tuple[GameState, list[GameSta
 
 
 @st.composite
-def rule_sets(draw: st.DrawFn, max_animals: int = 12) -> RuleSet:
+def rule_sets(draw: st.DrawFn, max_animals: int = 12) -> MuttonOptions:
     size = draw(st.sampled_from([3, 3, 4]))
     n = draw(st.integers(6, max_animals))
     k = min(n // 2, draw(st.sampled_from([1, 2, 3, 3, 4, 4])))
@@ -173,7 +173,7 @@ def rule_sets(draw: st.DrawFn, max_animals: int = 12) -> RuleSet:
     if draw(st.integers(0, 5)) == 0:
         pool = [frozenset(c) for c in combinations(ALPHABET[:n], k)]
         words = frozenset(draw(st.lists(st.sampled_from(pool), min_size=1, max_size=12)))
-    return RuleSet(size=size, num_sheep=n, num_wolves=k, reveal=draw(st.booleans()),
+    return MuttonOptions(size=size, num_sheep=n, num_wolves=k, reveal=draw(st.booleans()),
                    escape=draw(st.booleans()), remove=draw(st.booleans()),
                    weapon=draw(st.sampled_from([Weapon.RIFLE, Weapon.SHOTGUN])),
                    dictionary=words)
@@ -181,7 +181,7 @@ def rule_sets(draw: st.DrawFn, max_animals: int = 12) -> RuleSet:
 
 @settings(max_examples=examples(40))
 @given(rule_sets(), st.integers(0, 10**6), st.integers(2, 24))
-def test_engines_agree_on_simulated_games(rules: RuleSet, seed: int, moves: int) -> None:
+def test_engines_agree_on_simulated_games(rules: MuttonOptions, seed: int, moves: int) -> None:
     state, _ = play(rules, seed, moves)
     if state.phase in (Phase.PLACE, Phase.CHOOSE):
         return
@@ -214,7 +214,7 @@ def test_engines_agree_on_simulated_games(rules: RuleSet, seed: int, moves: int)
 @given(st.integers(0, 10**6), st.integers(4, 40), st.booleans())
 def test_default_board_games_fast_vs_csp(seed: int, moves: int, reveal: bool) -> None:
     """26 animals on the default board: the fast engine equals python-constraint's listing."""
-    rules = RuleSet(reveal=reveal, escape=seed % 2 == 0)
+    rules = MuttonOptions(reveal=reveal, escape=seed % 2 == 0)
     state, _ = play(rules, seed, moves)
     if state.phase in (Phase.PLACE, Phase.CHOOSE):
         return
@@ -227,7 +227,7 @@ def test_default_board_games_fast_vs_csp(seed: int, moves: int, reveal: bool) ->
 
 @settings(max_examples=examples(40))
 @given(rule_sets(max_animals=10), st.integers(0, 10**6), st.integers(2, 60))
-def test_pass_constraints_match_the_rules(rules: RuleSet, seed: int, moves: int) -> None:
+def test_pass_constraints_match_the_rules(rules: MuttonOptions, seed: int, moves: int) -> None:
     """A chart taken right after a Wolf pass, with --passed: the D9 facts select exactly the
     sets for which the rules model finds no legal kill."""
     rng = random.Random(seed)
@@ -256,7 +256,7 @@ def test_pass_constraints_match_the_rules(rules: RuleSet, seed: int, moves: int)
 
 @settings(max_examples=examples(30))
 @given(rule_sets(max_animals=10), st.integers(0, 10**6), st.integers(2, 24))
-def test_records_true_set_and_model(rules: RuleSet, seed: int, moves: int) -> None:
+def test_records_true_set_and_model(rules: MuttonOptions, seed: int, moves: int) -> None:
     state, passes = play(rules, seed, moves)
     text = format_record(rules, [list(state.history)])
     problem = problem_from_record(text, dictionary=rules.dictionary)
@@ -283,7 +283,7 @@ def test_records_true_set_and_model(rules: RuleSet, seed: int, moves: int) -> No
 
 def test_heaviest_chart_is_exact() -> None:
     """13 wolves of 26, no_reveal, 20 kills: the count agrees with the backtracking listing."""
-    rules = RuleSet(num_wolves=13, reveal=False)
+    rules = MuttonOptions(num_wolves=13, reveal=False)
     rng = random.Random(30)
     state = GameState.new(rules)
     best = None

@@ -33,18 +33,18 @@ from fleece.rules.mutton.moves import (
     Shoot,
     WolfPass,
 )
-from fleece.rules.mutton.options import QUICK_PLAY_TARGET, RuleSet, Weapon
+from fleece.rules.mutton.options import QUICK_PLAY_TARGET, MuttonOptions, Weapon
 from fleece.rules.mutton.record import match_record, replay_text
 from fleece.rules.mutton.simulate import FarmerPolicy, random_move
 
 
 @st.composite
-def rule_sets(draw: st.DrawFn) -> RuleSet:
+def rule_sets(draw: st.DrawFn) -> MuttonOptions:
     """Any valid server option combination, sizes 2..8."""
     size = draw(st.integers(2, 8))
     cells = 3 * size * (size - 1) + 1
     sheep = draw(st.integers(2, min(26, cells)))
-    return RuleSet(
+    return MuttonOptions(
         size=size,
         num_sheep=sheep,
         num_wolves=draw(st.integers(1, sheep // 2)),
@@ -64,7 +64,7 @@ class MuttonMachine(RuleBasedStateMachine):
     tally: list[int]
 
     @initialize(rules=rule_sets(), p_pass=st.sampled_from([0.0, 0.5, 0.9]))
-    def start(self, rules: RuleSet, p_pass: float) -> None:
+    def start(self, rules: MuttonOptions, p_pass: float) -> None:
         self.match = Match.new(rules)
         self.tally = [0]
         self.policy = FarmerPolicy(p_pass=p_pass, p_berserk=0.05)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from fleece.rules.errors import ParseError
 from fleece.rules.mutton.chart import Chart, parse_chart, render_chart
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 from fleece.solver.puzzles.core import Grade
 from fleece.solver.puzzles.mutton.answer import (
     Masks,
@@ -42,7 +42,7 @@ from fleece.solver.puzzles.mutton.formats import (
 from fleece.solver.puzzles.mutton.generate import attempt, game_moments, generate
 from fleece.solver.puzzles.mutton.human import Rule, human_solve
 
-RULES = RuleSet()
+RULES = MuttonOptions()
 
 
 def _moments(seed: int) -> list[Chart]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from fleece.rules.ulvtafl.game import SHEEP, Options, UlvState, initial_state
+from fleece.rules.ulvtafl.game import SHEEP, UlvState, UlvtaflOptions, initial_state
 from fleece.rules.ulvtafl.notation import parse_move, parse_position, position_text
 from fleece.solver.ulvtafl.certificate import (
     Certificate,
@@ -140,7 +140,7 @@ def test_mirror_of_a_mirror_is_the_same() -> None:
 def test_split_search_with_threads_proves_the_17_sheep_start() -> None:
     """Three units (d7-c7 is d7-e7's mirror image, searched once), two threads; the joined
     certificate checks with the reference model."""
-    start = initial_state(Options(setup=17))
+    start = initial_state(UlvtaflOptions(setup=17))
     result = prove_split(start, SHEEP, workers=2, memory="256M", chunk=300_000)
     assert result.outcome == "proved" and result.certificate is not None
     assert [u.mirror_of for u in result.units] == [None, 0, None]

@@ -18,9 +18,9 @@ from fleece.rules.errors import FleeceError
 from fleece.rules.ulvtafl.game import (
     SHEEP,
     WOLVES,
-    Options,
     Rules,
     UlvState,
+    UlvtaflOptions,
     apply_move,
     generate,
     initial_state,
@@ -119,7 +119,7 @@ def test_u7_both_engines_settle_the_same_positions_the_same_way() -> None:
 def test_u7_the_17_sheep_start_is_a_sheep_win_with_a_checked_certificate() -> None:
     """The engine proves the 17-sheep start (the committed report's value) and its proof
     store gives a certificate the reference model re-checks, with no repair needed."""
-    start = initial_state(Options(setup=17))
+    start = initial_state(UlvtaflOptions(setup=17))
     prover = Prover(start, SHEEP, table_bits=20)
     assert prover.run(nodes=20_000_000) == "proved"
     cert = prover.store_certificate()
@@ -131,7 +131,7 @@ def test_u7_the_17_sheep_start_is_a_sheep_win_with_a_checked_certificate() -> No
 
 
 def test_node_budget_stops_the_search_in_nodes() -> None:
-    prover = Prover(initial_state(Options(setup=20)), SHEEP, table_bits=16)
+    prover = Prover(initial_state(UlvtaflOptions(setup=20)), SHEEP, table_bits=16)
     assert prover.run(nodes=250_000) == "max-nodes"
     assert 250_000 <= prover.nodes < 250_000 + 2_000
 
@@ -143,13 +143,13 @@ def test_time_budget_is_read_between_chunks(monkeypatch: pytest.MonkeyPatch) -> 
 
     clock = iter(range(10**6))
     monkeypatch.setattr(mod.time, "perf_counter", lambda: float(next(clock)))
-    prover = Prover(initial_state(Options(setup=20)), SHEEP, table_bits=16)
+    prover = Prover(initial_state(UlvtaflOptions(setup=20)), SHEEP, table_bits=16)
     assert prover.run(seconds=3) == "timeout"
     assert 0 < prover.nodes <= 3 * mod.CHUNK
 
 
 def test_memory_budget_sizes_the_table_and_refuses_what_cannot_fit() -> None:
-    state = initial_state(Options(setup=13))
+    state = initial_state(UlvtaflOptions(setup=13))
     small = Prover(state, SHEEP, memory="64M")
     assert small.tt.nbytes + small.ps.nbytes <= 64 << 20
     with pytest.raises(BudgetError, match="memory budget"):
@@ -168,7 +168,7 @@ def test_memory_budget_sizes_the_table_and_refuses_what_cannot_fit() -> None:
 def test_checkpoint_resumes_the_same_search(tmp_path: Path) -> None:
     """A search saved and resumed reaches exactly the state of one run straight through
     (the same nodes, the same root numbers): the table and counters come back whole."""
-    state = initial_state(Options(setup=15))
+    state = initial_state(UlvtaflOptions(setup=15))
     straight = Prover(state, SHEEP, table_bits=16)
     straight.run(nodes=400_000)
     first = Prover(state, SHEEP, table_bits=16)
@@ -181,7 +181,7 @@ def test_checkpoint_resumes_the_same_search(tmp_path: Path) -> None:
 
 
 def test_checkpoints_refuse_overwrites_corruption_and_other_searches(tmp_path: Path) -> None:
-    state = initial_state(Options(setup=15))
+    state = initial_state(UlvtaflOptions(setup=15))
     prover = Prover(state, SHEEP, table_bits=12)
     prover.run(nodes=5_000)
     folder = tmp_path / "ck"
@@ -191,10 +191,10 @@ def test_checkpoints_refuse_overwrites_corruption_and_other_searches(tmp_path: P
         prover.save(folder)
     assert (folder / "search.npz").read_bytes() == saved
     with pytest.raises(CheckpointError, match="not of this position"):
-        Prover.load(folder, state=initial_state(Options(setup=13)))
+        Prover.load(folder, state=initial_state(UlvtaflOptions(setup=13)))
     with pytest.raises(CheckpointError, match="a search for a sheep win"):
         Prover.load(folder, attacker=WOLVES)
-    other_rules = Options(setup=15, rules=Rules(sheep_orthogonal=True))
+    other_rules = UlvtaflOptions(setup=15, rules=Rules(sheep_orthogonal=True))
     with pytest.raises(CheckpointError, match="not of this position or rule set"):
         Prover.load(folder, state=initial_state(other_rules))
     broken = tmp_path / "broken"

@@ -15,10 +15,10 @@ from fleece.rules.ulvtafl.game import (
     SHEEP,
     WOLVES,
     Move,
-    Options,
     Rules,
     UlvIllegalMove,
     UlvState,
+    UlvtaflOptions,
     initial_state,
     perft,
 )
@@ -155,18 +155,18 @@ def test_u2_u8_paddock_is_nine_points() -> None:
                           (17, 17, ("d7",))])
 def test_u9_setups(setup: int, sheep: int, wolves: tuple[str, ...]) -> None:
     """U9: sheep counts, default wolf points, wolves to move first (U2)."""
-    s = initial_state(Options(setup=setup))
+    s = initial_state(UlvtaflOptions(setup=setup))
     assert s.sheep.bit_count() == sheep and s.wolves == named(*wolves)
     assert s.to_move == WOLVES and not s.is_terminal()
 
 
 def test_u9_u6_wolf_start_anywhere_and_bad_options_refused() -> None:
-    assert initial_state(Options(setup=13, wolves=("d4",))).wolves == named("d4")
+    assert initial_state(UlvtaflOptions(setup=13, wolves=("d4",))).wolves == named("d4")
     for bad in (dict(setup=14), dict(setup=13, wolves=("a3",)),
                 dict(setup=13, wolves=("d4", "d5")), dict(setup=20, wolves=("d4", "d5")),
                 dict(setup=13, wolves=("z9",))):
         with pytest.raises(RulesError):
-            Options(**bad)  # type: ignore[arg-type]
+            UlvtaflOptions(**bad)  # type: ignore[arg-type]
 
 
 # ---- perft -------------------------------------------------------------------------------
@@ -174,7 +174,7 @@ def test_u9_u6_wolf_start_anywhere_and_bad_options_refused() -> None:
 
 def test_u10_perft_from_the_start_is_6_then_78() -> None:
     """U10's two published numbers."""
-    s = initial_state(Options())
+    s = initial_state(UlvtaflOptions())
     assert [perft(s, 1), perft(s, 2)] == [6, 78]
 
 
@@ -183,7 +183,7 @@ def test_u10_deeper_perft_matches_an_independent_brute_force(setup: int) -> None
     """perft(3) and perft(4) of the model equal those of the coordinate brute force above
     (no repetition is possible within 4 plies of these starts: every sheep move there is
     forward, hence irreversible)."""
-    s = initial_state(Options(setup=setup))
+    s = initial_state(UlvtaflOptions(setup=setup))
     sh, wo = _coords(s.sheep), _coords(s.wolves)
     for d in (3, 4):
         assert perft(s, d) == _brute_perft(s.rules, sh, wo, WOLVES, d)
@@ -286,10 +286,10 @@ def test_u5_a_trapped_wolf_loses_and_stuck_sheep_lose() -> None:
 
 def test_u6_movement_options() -> None:
     """U6: orthogonal board, wolf diagonals only to capture, sheep never diagonal."""
-    s = initial_state(Options(setup=13, wolves=("d4",)))
+    s = initial_state(UlvtaflOptions(setup=13, wolves=("d4",)))
     diag = {"c3", "e3", "c5", "e5"}
     assert diag & {NAMES[m.end] for m in s.legal_moves()} == {"c5", "e5"}
-    s = initial_state(Options(setup=13, wolves=("d4",),
+    s = initial_state(UlvtaflOptions(setup=13, wolves=("d4",),
                               rules=Rules(wolf_diagonal_captures_only=True)))
     assert not diag & {NAMES[m.end] for m in s.legal_moves()}
     s = parse_position("..W/.../......./...S.../SS...SS/SSS/SSS s sheep-orthogonal")

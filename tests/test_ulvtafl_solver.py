@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from fleece.rules.ulvtafl.game import (
     SHEEP,
     WOLVES,
-    Options,
     UlvState,
+    UlvtaflOptions,
     apply_move,
     generate,
     initial_state,
@@ -49,7 +49,7 @@ def test_u10_compiled_moves_and_end_checks_match_the_model(seed: int) -> None:
 
 @pytest.mark.parametrize("setup", [13, 15, 17, 20])
 def test_u10_compiled_perft_matches_the_model(setup: int) -> None:
-    s = initial_state(Options(setup=setup))
+    s = initial_state(UlvtaflOptions(setup=setup))
     assert [perft(s, d) for d in range(1, 5)] == [model_perft(s, d) for d in range(1, 5)]
 
 
@@ -62,7 +62,7 @@ def test_u10_u7_perft_with_repetitions_matches_the_model() -> None:
 
 
 def test_u10_perft_of_the_start_is_6_78() -> None:
-    s = initial_state(Options())
+    s = initial_state(UlvtaflOptions())
     assert [perft(s, 1), perft(s, 2)] == [6, 78]
 
 
@@ -224,7 +224,7 @@ def test_solve_reports_unknown_when_the_budget_runs_out(
     """A node budget stops at that many nodes; a time budget is read between chunks of
     work (a fake clock advancing one second per reading stops a 3-second budget after a
     few chunks, whatever the machine's speed)."""
-    s = initial_state(Options(setup=13))
+    s = initial_state(UlvtaflOptions(setup=13))
     result = solve(s, max_nodes=30_000, table_bits=16)
     assert result.value == "unknown" and result.best_move is None
     assert result.stopped == "max-nodes" and result.nodes <= 30_000 + 100
@@ -233,7 +233,7 @@ def test_solve_reports_unknown_when_the_budget_runs_out(
     mod = importlib.import_module("fleece.solver.ulvtafl.solve")
     clock = itertools.count()
     monkeypatch.setattr(mod.time, "perf_counter", lambda: float(next(clock)))
-    timed = solve(initial_state(Options()), timeout=3, retro_limit=0, table_bits=16)
+    timed = solve(initial_state(UlvtaflOptions()), timeout=3, retro_limit=0, table_bits=16)
     assert timed.value == "unknown" and timed.stopped == "timeout"
     assert 0 < timed.nodes <= 4 * mod.CHUNK_MAX
 

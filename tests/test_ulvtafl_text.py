@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from fleece.rules.errors import ParseError
 from fleece.rules.ulvtafl.diagram import diagram, svg
-from fleece.rules.ulvtafl.game import Options, Rules, initial_state
+from fleece.rules.ulvtafl.game import Rules, UlvtaflOptions, initial_state
 from fleece.rules.ulvtafl.notation import parse_move, parse_position, position_text
 from fleece.rules.ulvtafl.protocol import ULVTAFL
 from fleece.rules.ulvtafl.record import format_record, parse_record, replay
@@ -20,15 +20,15 @@ START20 = "W.W/.../......./SSSSSSS/SSSSSSS/SSS/SSS w"
 
 
 def test_u8_start_position_text_is_the_published_one() -> None:
-    assert position_text(initial_state(Options())) == START20
-    assert parse_position(START20) == initial_state(Options())
-    assert position_text(initial_state(Options(setup=13))) == \
+    assert position_text(initial_state(UlvtaflOptions())) == START20
+    assert parse_position(START20) == initial_state(UlvtaflOptions())
+    assert position_text(initial_state(UlvtaflOptions(setup=13))) == \
         ".W./.../......./......./SSSSSSS/SSS/SSS w"
-    assert position_text(initial_state(Options(setup=17))) == \
+    assert position_text(initial_state(UlvtaflOptions(setup=17))) == \
         ".W./.../......./SS...SS/SSSSSSS/SSS/SSS w"
 
 
-def _random_game(seed: int) -> tuple[Options, list[object], object]:
+def _random_game(seed: int) -> tuple[UlvtaflOptions, list[object], object]:
     rng = random.Random(seed)
     options = ULVTAFL.random_options(rng)
     state = ULVTAFL.new_initial_state(options)
@@ -133,18 +133,18 @@ def test_history_text_reads_back_the_positions_it_passed() -> None:
 
 
 def test_diagram_shows_lines_pieces_paddock_and_who_moves() -> None:
-    lines = diagram(initial_state(Options())).splitlines()
+    lines = diagram(initial_state(UlvtaflOptions())).splitlines()
     assert lines[0] == "7          W---o---W"
     assert lines[1] == "           | \\ | / |"
     assert lines[12] == "1          S---S---S"
     assert lines[13].split() == list("abcdefg")
     assert lines[-1] == "wolves to move"
-    ortho = diagram(initial_state(Options(rules=Rules(orthogonal=True))))
+    ortho = diagram(initial_state(UlvtaflOptions(rules=Rules(orthogonal=True))))
     assert "\\" not in ortho and "/" not in ortho.split("\n\n")[0]
 
 
 def test_svg_has_points_lines_paddock_pieces_and_arrow() -> None:
-    state = initial_state(Options())
+    state = initial_state(UlvtaflOptions())
     picture = svg(state, parse_move("c7-c6"))
     assert picture.startswith("<svg") and picture.rstrip().endswith("</svg>")
     assert picture.count("<title>sheep</title>") == 20

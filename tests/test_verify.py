@@ -23,7 +23,7 @@ from fleece.rules.errors import FleeceError
 from fleece.rules.mutton.game import GameState, Phase
 from fleece.rules.mutton.geometry import Cell, board
 from fleece.rules.mutton.moves import ChooseWolves, PlaceCells
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 from fleece.rules.mutton.simulate import random_move
 from fleece.verify import mutton, trace
 from fleece.verify.mutton import claims, gaps, invariants, termination
@@ -125,14 +125,14 @@ def test_m10_default_game_is_free_and_the_shotgun_can_stall_small_boards() -> No
     """M10 for the default game is PROVED; the M14 shotgun stall exists on full small boards
     (size 2 with 7 animals, size 3 with 19) and not on size 4 with 26 animals."""
     assert gaps.default_free().outcome == PROVED
-    assert gaps.variant_m10(RuleSet()).outcome == PROVED
+    assert gaps.variant_m10(MuttonOptions()).outcome == PROVED
     small = gaps.stall_table(2, 7, 3)
     assert small.outcome == PROVED and small.data == {"stall": True} and small.witness
     assert gaps.stall_table(4, 26, 4).data == {"stall": False}
-    shotgun = RuleSet(weapon=RuleSet().weapon.SHOTGUN)
+    shotgun = MuttonOptions(weapon=MuttonOptions().weapon.SHOTGUN)
     assert gaps.variant_stall(shotgun).outcome == PROVED
-    full = gaps.variant_stall(RuleSet(size=3, num_sheep=19, num_wolves=4,
-                                      weapon=RuleSet().weapon.SHOTGUN))
+    full = gaps.variant_stall(MuttonOptions(size=3, num_sheep=19, num_wolves=4,
+                                      weapon=MuttonOptions().weapon.SHOTGUN))
     assert full.outcome == GAP and full.gap is not None and full.gap.id == "MUTTON-SHOTGUN-STALL"
     assert not full.ok and full.expected == PROVED
 
@@ -158,8 +158,9 @@ def test_c4_exact_expected_sheep_deaths() -> None:
     assert [r.outcome for r in claims.c4(8)] == [PROVED, PROVED, REFUTED]
 
 
-@pytest.mark.parametrize("rules", [RuleSet(), RuleSet(size=2, num_sheep=7, num_wolves=3)])
-def test_m24_witness_game_reaches_the_bound(rules: RuleSet) -> None:
+@pytest.mark.parametrize("rules", [MuttonOptions(),
+                                   MuttonOptions(size=2, num_sheep=7, num_wolves=3)])
+def test_m24_witness_game_reaches_the_bound(rules: MuttonOptions) -> None:
     """M24: the longest game has num_sheep rounds; the witness game replays to that length."""
     rounds, game, endless = termination.witness_game(rules)
     assert rounds == rules.num_sheep and endless is None
@@ -170,11 +171,11 @@ def test_m24_witness_game_reaches_the_bound(rules: RuleSet) -> None:
 
 @settings(max_examples=examples(8))
 @given(seed=st.integers(0, 10**6), which=st.sampled_from([
-    RuleSet(size=3, num_sheep=12, num_wolves=3),
-    RuleSet(size=2, num_sheep=6, num_wolves=2, remove=True, escape=True),
-    RuleSet(size=3, num_sheep=15, num_wolves=2, weapon=RuleSet().weapon.SHOTGUN),
+    MuttonOptions(size=3, num_sheep=12, num_wolves=3),
+    MuttonOptions(size=2, num_sheep=6, num_wolves=2, remove=True, escape=True),
+    MuttonOptions(size=3, num_sheep=15, num_wolves=2, weapon=MuttonOptions().weapon.SHOTGUN),
 ]))
-def test_m9_m10_python_and_z3_models_agree_on_random_positions(seed: int, which: RuleSet
+def test_m9_m10_python_and_z3_models_agree_on_random_positions(seed: int, which: MuttonOptions
                                                               ) -> None:
     """M8-M14: at every position of a random game both models allow the same moves."""
     rng = random.Random(seed)
@@ -192,13 +193,13 @@ def test_m9_crosscheck_sees_a_wrong_successor_position() -> None:
             from dataclasses import replace
             return super(ForgetsCorpses, replace(self, corpses=frozenset()))._after_move()
 
-    res = crosscheck([RuleSet(size=3, num_sheep=12, num_wolves=3)], 10, model=ForgetsCorpses)
+    res = crosscheck([MuttonOptions(size=3, num_sheep=12, num_wolves=3)], 10, model=ForgetsCorpses)
     assert res[0].outcome == FAILED
 
 
 def test_to_concrete_refuses_a_position_with_too_many_corpses() -> None:
     """A Python position with a corpse but no dead animal is not a Z3-model position."""
-    rules = RuleSet(size=2, num_sheep=4, num_wolves=2)
+    rules = MuttonOptions(size=2, num_sheep=4, num_wolves=2)
     state = GameState.new(rules).play(PlaceCells(tuple(board(2).cells[:4])))
     state = state.play(ChooseWolves("AB"))
     from dataclasses import replace

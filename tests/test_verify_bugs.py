@@ -45,9 +45,9 @@ def test_m24_m14_verify_run_fails_a_model_whose_games_need_not_end() -> None:
     """M24 and M14: with the Farmer allowed to pass after a Wolf pass, the termination
     section fails (the expectation PROVED comes from M24, not from the outcome) with the
     repeating play as witness; the reference model passes the same run."""
-    from fleece.rules.mutton.options import RuleSet
+    from fleece.rules.mutton.options import MuttonOptions
 
-    cfg = VerifyConfig(rules=RuleSet(size=2, num_sheep=7, num_wolves=3), quick=True,
+    cfg = VerifyConfig(rules=MuttonOptions(size=2, num_sheep=7, num_wolves=3), quick=True,
                        sections=frozenset({"termination"}))
     rep = run(replace(cfg, model=FarmerPassesAfterWolfPass))
     assert not rep.ok and rep.failures()

@@ -36,7 +36,7 @@ from helpers.mutton_positions import c, start
 from fleece.rules.mutton.game import Fate, GameState, KillOption, Phase
 from fleece.rules.mutton.geometry import board
 from fleece.rules.mutton.moves import ChooseWolves, FarmerMove, FarmerPass, Kill, PlaceCells, Run
-from fleece.rules.mutton.options import RuleSet, Weapon
+from fleece.rules.mutton.options import MuttonOptions, Weapon
 from fleece.rules.woof.moves import Ask, CardPick
 from fleece.rules.woof.round import AskEvent, WoofRound
 from fleece.rules.woof.scoring import Game, RoundScore
@@ -161,7 +161,7 @@ def test_the_farmer_phase_comparisons_fire_on_their_bugs() -> None:
     its runners (M10, M17), but the broken model lists every shot; C2 berserk; M14 the
     Farmer's pass after a Wolf pass."""
     b2 = board(2)
-    full = ShotgunWithoutRunners.new(RuleSet(size=2, num_sheep=7, num_wolves=3,
+    full = ShotgunWithoutRunners.new(MuttonOptions(size=2, num_sheep=7, num_wolves=3,
                                              weapon=Weapon.SHOTGUN))
     full = full.play(PlaceCells(b2.cells)).play(ChooseWolves("ABC"))
     full = full.play(next(iter(full.legal_moves())))  # the Wolf's only move: a pass
@@ -170,7 +170,7 @@ def test_the_farmer_phase_comparisons_fire_on_their_bugs() -> None:
     assert any(f.startswith("shots:") for f in shots), shots
     used = replace(farmer_after_kill(BerserkTwice), berserk_used=True)
     assert any(f.startswith("berserk:") for f in findings(used)), findings(used)
-    passed = FarmerPassesAfterWolfPass.new(RuleSet(size=2, num_sheep=3, num_wolves=1)).play(
+    passed = FarmerPassesAfterWolfPass.new(MuttonOptions(size=2, num_sheep=3, num_wolves=1)).play(
         PlaceCells((b2.cell("b2"), b2.cell("a1"), b2.cell("c3")))).play(ChooseWolves("B"))
     passed = passed.play(next(iter(passed.legal_moves())))  # the only move: a pass
     assert passed.wolf_passed
@@ -183,7 +183,7 @@ def test_an_undecided_z3_answer_is_never_agreement() -> None:
     set is UNKNOWN, not PASSED, and names the undecided query."""
     with pytest.raises(Undecided):
         findings(position_k(), AlwaysUnknown(1))
-    [res] = crosscheck([RuleSet(size=2, num_sheep=7, num_wolves=3)], 4,
+    [res] = crosscheck([MuttonOptions(size=2, num_sheep=7, num_wolves=3)], 4,
                        budget=AlwaysUnknown(1))
     assert res.outcome == UNKNOWN and not res.ok and "undecided" in res.detail
 
@@ -191,7 +191,7 @@ def test_an_undecided_z3_answer_is_never_agreement() -> None:
 def test_the_crosscheck_compares_the_positions_it_counts() -> None:
     """The check compares as many positions as asked (both phases), passes the reference
     model and fails a broken one with the disagreement as its witness."""
-    rules = RuleSet(size=3, num_sheep=10, num_wolves=2, escape=True)
+    rules = MuttonOptions(size=3, num_sheep=10, num_wolves=2, escape=True)
     [ok] = crosscheck([rules], 8)
     assert ok.outcome == PASSED and ok.expected == PASSED
     counted = ok.data["positions"]

@@ -19,7 +19,7 @@ from helpers.mutton_bugs import FarmerPassesAfterWolfPass
 from fleece.rules.errors import FleeceError
 from fleece.rules.mutton.game import GameState, Phase
 from fleece.rules.mutton.geometry import board
-from fleece.rules.mutton.options import RuleSet, Weapon
+from fleece.rules.mutton.options import MuttonOptions, Weapon
 from fleece.rules.mutton.protocol import MUTTON
 from fleece.verify import mutton
 from fleece.verify.budget import Budget, Undecided
@@ -279,7 +279,7 @@ def test_m10_gate_fails_size3_with_15_animals_and_passes_with_accept(tmp_path: P
     assert gap["accepted"] is False and gap["clause"] == "M10"
     assert gap["replay"] == "fleece mutton replay FILE"
     state, victim, runners, free = _replayed_gap(gap["record"])
-    assert state.rules == RuleSet(size=3, num_sheep=15, num_wolves=4)
+    assert state.rules == MuttonOptions(size=3, num_sheep=15, num_wolves=4)
     assert gap["witness"].startswith(f"eating {victim} makes {runners} animals run with only "
                                      f"{free} free cells")
     assert victim not in {k.victim for k in state.legal_kills()}
@@ -333,20 +333,20 @@ def test_m14_m17_shotgun_stall_gates_shotgun_variants_only() -> None:
     """M14/M17: a full size-3 board with the shotgun has the M10 gap and the stall, both
     gating, the stall replayed to a game the Python model stops as stalled; the rifle
     variant of the same board has no stall check; the default shotgun game has none."""
-    def gate(rules: RuleSet) -> Report:
+    def gate(rules: MuttonOptions) -> Report:
         return mutton.run(mutton.VerifyConfig(rules=rules, quick=True,
                                               sections=frozenset({"gaps"})))
 
-    rep = gate(RuleSet(size=3, num_sheep=19, num_wolves=4, weapon=Weapon.SHOTGUN))
+    rep = gate(MuttonOptions(size=3, num_sheep=19, num_wolves=4, weapon=Weapon.SHOTGUN))
     assert [g.id for g in rep.gaps()] == [M10_ID, "MUTTON-SHOTGUN-STALL"] and not rep.ok
     stall = rep.gaps()[1]
     end = MUTTON.parse_position(stall.record)
     assert isinstance(end, GameState) and end.over and end.stalled
     assert stall.record.rstrip().endswith("pass") and stall.clause == "M14"
     assert rep.with_accepted([M10_ID, "MUTTON-SHOTGUN-STALL"]).ok
-    rifle = gate(RuleSet(size=3, num_sheep=19, num_wolves=4))
+    rifle = gate(MuttonOptions(size=3, num_sheep=19, num_wolves=4))
     assert [g.id for g in rifle.gaps()] == [M10_ID]
-    default_shotgun = gate(RuleSet(weapon=Weapon.SHOTGUN))
+    default_shotgun = gate(MuttonOptions(weapon=Weapon.SHOTGUN))
     assert default_shotgun.ok and [r.outcome for r in default_shotgun.results] == [PROVED,
                                                                                   PROVED]
 
@@ -409,16 +409,16 @@ def test_m10_unknown_is_reported_unknown_not_proved() -> None:
     """M10: when Z3 cannot decide the gap search (here it never can), the variant's check,
     the gap table, the claims and the cross-check are UNKNOWN and fail, never PROVED."""
     budget = AlwaysUnknown(1)
-    m10 = gaps.variant_m10(RuleSet(), budget)
+    m10 = gaps.variant_m10(MuttonOptions(), budget)
     assert m10.outcome == UNKNOWN and not m10.ok and "forced by the test" in m10.detail
-    assert gaps.variant_stall(RuleSet(weapon=Weapon.SHOTGUN), budget).outcome == UNKNOWN
+    assert gaps.variant_stall(MuttonOptions(weapon=Weapon.SHOTGUN), budget).outcome == UNKNOWN
     assert {r.outcome for r in gaps.gap_table([2], 26, 4, quick=True, budget=budget)} == {
         UNKNOWN}
     assert gaps.default_free(budget=budget).outcome == UNKNOWN
     assert {r.outcome for r in claims.c1_sparse(budget=budget)} == {UNKNOWN}
     c2c3 = claims.c2_c3(Variant(size=3, num_sheep=10), budget)
     assert [r.outcome for r in c2c3] == [UNKNOWN] * 3 and not any(r.ok for r in c2c3)
-    cross = crosscheck.crosscheck([RuleSet(size=2, num_sheep=7, num_wolves=3)], 6,
+    cross = crosscheck.crosscheck([MuttonOptions(size=2, num_sheep=7, num_wolves=3)], 6,
                                   budget=budget)
     assert cross[0].outcome == UNKNOWN and not cross[0].ok
 
@@ -429,7 +429,7 @@ def test_tiny_timeout_makes_the_run_unknown_and_failed() -> None:
     PROVED from undecided lemmas. (A query that Z3 settles within 4 ms may still come out
     PROVED; nothing comes out REFUTED or FAILED. The same queries all decide with the
     default budget, see test_verify.py.)"""
-    rules = RuleSet(size=2, num_sheep=7, num_wolves=3)
+    rules = MuttonOptions(size=2, num_sheep=7, num_wolves=3)
     rep = mutton.run(mutton.VerifyConfig(rules=rules, quick=True, timeout_ms=1,
                                          sections=frozenset({"invariants", "termination"})))
     outcomes = {r.outcome for r in rep.results}
@@ -472,18 +472,18 @@ def test_m24_planted_endless_model_fails_and_a_refuted_rank_is_a_no_end_gap() ->
     """M24: a model letting the Farmer pass after a Wolf pass plays a cycle; with the rank
     lemmas proved that is a FAILED check with the cycle as witness; were the lemmas refuted,
     the variant under test would get the MUTTON-NO-END gap (another variant: REFUTED)."""
-    failed = termination.termination(RuleSet(), PROVED, "proved",
+    failed = termination.termination(MuttonOptions(), PROVED, "proved",
                                      model=FarmerPassesAfterWolfPass, under_test=True)
     assert failed.outcome == "FAILED" and failed.expected == PROVED and not failed.ok
     assert failed.witness.startswith("'pass pass' repeats forever after the play ")
-    gap = termination.termination(RuleSet(), REFUTED, "planted",
+    gap = termination.termination(MuttonOptions(), REFUTED, "planted",
                                   model=FarmerPassesAfterWolfPass, under_test=True)
     assert gap.outcome == GAP and gap.gap is not None and gap.gap.id == "MUTTON-NO-END"
     assert gap.gap.kind == NO_END and not gap.ok
     lines = gap.gap.record.splitlines()
-    assert lines[0] == RuleSet().to_options() and lines[-2:] == ["pass", "pass"]
+    assert lines[0] == MuttonOptions().to_options() and lines[-2:] == ["pass", "pass"]
     assert gap.gap.replay == "fleece mutton replay FILE"
-    other = termination.termination(RuleSet(), REFUTED, "planted",
+    other = termination.termination(MuttonOptions(), REFUTED, "planted",
                                     model=FarmerPassesAfterWolfPass)
     assert other.outcome == REFUTED and other.gap is None and not other.ok
 

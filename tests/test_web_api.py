@@ -948,12 +948,12 @@ def test_mutton_play_api_overlay_is_the_solvers(client: TestClient) -> None:
     the public facts) and, at the Farmer's turn, the Farmer robot's decision; switched off,
     it is null."""
     from fleece.rules.mutton.moves import Side
-    from fleece.rules.mutton.options import RuleSet
+    from fleece.rules.mutton.options import MuttonOptions
     from fleece.solver.mutton.bots import play
 
     game = {"person": "farmer", "bot": "v2", "seed": 7}
     answer = client.post("/api/mutton/play/start", json=game).json()
-    state = play.start(RuleSet(), Side.FARMER, "v2", 7).state
+    state = play.start(MuttonOptions(), Side.FARMER, "v2", 7).state
     expected = play.overlay(state).to_json()
     assert answer["overlay"] == expected
     assert answer["overlay"]["decision"]["line"].startswith(("shoot ", "wait"))

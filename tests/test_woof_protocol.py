@@ -8,7 +8,7 @@ import pytest
 from helpers.woof_strategies import golden_round, look
 
 from fleece.rules.errors import ParseError, RulesError
-from fleece.rules.woof.cards import Character, QuestionCard, RuleSet, make_hand, parse_card
+from fleece.rules.woof.cards import CardRules, Character, QuestionCard, make_hand, parse_card
 from fleece.rules.woof.moves import (
     Ask,
     CardPick,
@@ -125,7 +125,7 @@ def test_a_look_at_two_equal_cards_is_written_as_card_0() -> None:
 
 def test_options_lines_round_trip() -> None:
     options = WoofOptions(4, (parse_card("sheep"),) * 9 + (parse_card("dog@wolf"),),
-                          RuleSet(Character.HUNTER), start=3, barred=frozenset({1, 4}),
+                          CardRules(Character.HUNTER), start=3, barred=frozenset({1, 4}),
                           turn_limit=12)
     text = WOOF.position_text(WOOF.new_initial_state(options))
     assert text == ("players 4\ndeck sheep*9 dog@wolf\nstart 3\nbarred 1 4\nturn-limit 12\n"

@@ -26,9 +26,9 @@ from fleece.rules.woof.cards import (
     PRESET_DECKS,
     QUESTION_DECK,
     Card,
+    CardRules,
     Character,
     QuestionCard,
-    RuleSet,
     announcement,
     character_of,
     parse_card,
@@ -100,7 +100,7 @@ def test_w2_targets_and_the_dog_assumption() -> None:
     assert DEFAULT_RULES.targets(W) == (S,)
     assert DEFAULT_RULES.targets(H) == (W, D)
     assert DEFAULT_RULES.targets(D) == (W, P)  # assumption: default Shepherd
-    assert RuleSet(H).targets(D) == (W, H)
+    assert CardRules(H).targets(D) == (W, H)
 
 
 def test_w4_announcements() -> None:

@@ -44,7 +44,7 @@ def warm_up() -> None:
     """Run each compiled kernel once (numba loads or compiles it on the first call), and the
     page jobs of Mutton and Woof!! once on the bundled examples, and an Ulvtafl puzzle's hint."""
     from fleece.api import mutton, ulvtafl, woof
-    from fleece.rules.ulvtafl.game import Options, initial_state
+    from fleece.rules.ulvtafl.game import UlvtaflOptions, initial_state
     from fleece.rules.ulvtafl.notation import parse_position
     from fleece.solver.ulvtafl import perft_counts, solve
     from fleece.solver.ulvtafl.search import retro_solve
@@ -52,7 +52,7 @@ def warm_up() -> None:
     from fleece.web.jobs import mutton as mutton_jobs
     from fleece.web.jobs import woof as woof_jobs
 
-    state = initial_state(Options(setup=20))
+    state = initial_state(UlvtaflOptions(setup=20))
     with contextlib.suppress(Exception):  # a failed warm-up only costs time later
         perft_counts(state, 2)
         solve(state, max_nodes=1)

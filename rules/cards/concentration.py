@@ -49,7 +49,7 @@ class Outcome(Enum):
 
 
 @dataclass(frozen=True)
-class ConcOptions:
+class ConcentrationOptions:
     """The deck (every kind an even count), the number of players (1 = solitaire) and an
     optional turn limit."""
 
@@ -114,7 +114,7 @@ class ConcState:
     card flipped this turn, the player to move, pairs per player, turns and outcome (a
     snapshot: the position text writes exactly these)."""
 
-    options: ConcOptions
+    options: ConcentrationOptions
     layout: tuple[int, ...] | None = None
     removed: frozenset[int] = frozenset()
     seen: frozenset[int] = frozenset()
@@ -253,7 +253,7 @@ def parse_move(deck: Deck, text: str) -> ConcMove:
     return Flip(parse_position_name(w[1], deck.size))
 
 
-def parse_options(line: str) -> ConcOptions:
+def parse_options(line: str) -> ConcentrationOptions:
     """Read `concentration deck=SPEC players=N limit=T|none`."""
     words = line.split()
     if not words or words[0] != "concentration":
@@ -271,7 +271,7 @@ def parse_options(line: str) -> ConcOptions:
         limit = None
         if limit_text != "none":
             limit = whole_number(limit_text, "limit", max_digits=8)
-        return ConcOptions(parse_deck(values.get("deck", "wolf")), players, limit)
+        return ConcentrationOptions(parse_deck(values.get("deck", "wolf")), players, limit)
     except RulesError as exc:
         raise ParseError(str(exc)) from None
 
@@ -425,17 +425,17 @@ class ConcentrationGame:
 
     name = "concentration"
 
-    def players(self, options: ConcOptions) -> tuple[str, ...]:
+    def players(self, options: ConcentrationOptions) -> tuple[str, ...]:
         """`solo`, or `player 1` ... `player N`."""
         if options.players == 1:
             return ("solo",)
         return tuple(f"player {i + 1}" for i in range(options.players))
 
-    def default_options(self) -> ConcOptions:
+    def default_options(self) -> ConcentrationOptions:
         """Solitaire with McCord's 52 cards, no turn limit (K4 as written)."""
-        return ConcOptions()
+        return ConcentrationOptions()
 
-    def random_options(self, rng: random.Random) -> ConcOptions:
+    def random_options(self, rng: random.Random) -> ConcentrationOptions:
         """A small or the full deck, 1-4 players, always a turn limit (so tests end)."""
         if rng.random() < 0.1:
             deck = WOLF_DECK
@@ -444,11 +444,11 @@ class ConcentrationGame:
         else:
             kinds = rng.randint(1, 5)
             deck = parse_deck(",".join(f"k{i}*{2 * rng.randint(1, 3)}" for i in range(kinds)))
-        return ConcOptions(deck, rng.randint(1, 4), rng.randint(1, 300))
+        return ConcentrationOptions(deck, rng.randint(1, 4), rng.randint(1, 300))
 
-    def new_initial_state(self, options: ConcOptions | None = None) -> ConcState:
+    def new_initial_state(self, options: ConcentrationOptions | None = None) -> ConcState:
         """The table before the deal."""
-        return ConcState(options if options is not None else ConcOptions())
+        return ConcState(options if options is not None else ConcentrationOptions())
 
     def move_text(self, state: ConcState, move: ConcMove) -> str:
         """See `format_move`."""
@@ -490,7 +490,7 @@ class ConcentrationGame:
         pool = unseen or down
         return Flip(pool[rng.randrange(len(pool))])
 
-    def length_bound(self, options: ConcOptions) -> int | None:
+    def length_bound(self, options: ConcentrationOptions) -> int | None:
         """None without a turn limit (a player may pass for ever, CARDS-CONC-ENDLESS); with a
         limit T: the deal and two flips per turn, 1 + 2T."""
         return None if options.turn_limit is None else 1 + 2 * options.turn_limit

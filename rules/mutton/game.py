@@ -39,7 +39,7 @@ from fleece.rules.mutton.moves import (
     WolfMove,
     WolfPass,
 )
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 from fleece.rules.protocol import TERMINAL, ChanceFree
 
 ESCAPE_POINTS = 3  # M12
@@ -97,7 +97,7 @@ class GameState(ChanceFree):
     (a random layout is the Farmer's move `random=SEED`); `returns()` pays at the end:
     (-score, score) in a game of a match, (+1, -1) / (-1, +1) for the winner of quick play."""
 
-    rules: RuleSet
+    rules: MuttonOptions
     positions: tuple[Cell | None, ...]
     fates: tuple[Fate, ...]
     corpses: frozenset[Cell] = frozenset()
@@ -115,11 +115,11 @@ class GameState(ChanceFree):
     # ---- construction --------------------------------------------------------------------
 
     @classmethod
-    def new(cls, rules: RuleSet | None = None, *, mirror_of: tuple[Cell, ...] | None = None
+    def new(cls, rules: MuttonOptions | None = None, *, mirror_of: tuple[Cell, ...] | None = None
             ) -> GameState:
         """An empty board waiting for the Farmer's placement. `mirror_of` is the first game's
         layout when this is the second game of a match (enables `mirror`)."""
-        r = rules or RuleSet()
+        r = rules or MuttonOptions()
         n = r.num_sheep
         return cls(rules=r, positions=(None,) * n, fates=(Fate.ALIVE,) * n,
                    mirror_of=mirror_of)

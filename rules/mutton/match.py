@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fleece.rules.errors import IllegalMoveError
 from fleece.rules.mutton.game import GameState
 from fleece.rules.mutton.moves import Move
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 
 
 @dataclass(frozen=True)
@@ -15,15 +15,15 @@ class Match:
     """Players `players[0]` and `players[1]`; the first is the Wolf in game 1, the second in
     game 2. With quick play there is only game 1."""
 
-    rules: RuleSet
+    rules: MuttonOptions
     games: tuple[GameState, ...]
     players: tuple[str, str] = ("Player 1", "Player 2")
 
     @classmethod
-    def new(cls, rules: RuleSet | None = None, players: tuple[str, str] = ("Player 1", "Player 2")
-            ) -> Match:
+    def new(cls, rules: MuttonOptions | None = None,
+            players: tuple[str, str] = ("Player 1", "Player 2")) -> Match:
         """A match whose first game waits for the Farmer's placement."""
-        r = rules or RuleSet()
+        r = rules or MuttonOptions()
         return cls(r, (GameState.new(r),), players)
 
     @property

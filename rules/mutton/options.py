@@ -1,6 +1,6 @@
 """The Mutton rule set: every option of the pbmserv server and the rulebook (M4-M23).
 
-`RuleSet` is an immutable value validated on construction with the server's ranges. It
+`MuttonOptions` is an immutable value validated on construction with the server's ranges. It
 reads and writes the pbmserv `challenge` option syntax (`-size=4 -num_sheep=26 -no_reveal`),
 which is also the first line of a fleece game record.
 """
@@ -31,7 +31,7 @@ class Weapon(Enum):
 
 
 @dataclass(frozen=True)
-class RuleSet:
+class MuttonOptions:
     """One variant of Mutton; defaults are the server's defaults (M1, M4, M6, M12-M23).
 
     `num_sheep` counts every animal on the board, wolves included (the server's naming).
@@ -107,7 +107,7 @@ class RuleSet:
             return True
         return frozenset(letters) in self.dictionary
 
-    def with_options(self, **changes: object) -> RuleSet:
+    def with_options(self, **changes: object) -> MuttonOptions:
         """A copy with some options changed (validated again)."""
         return replace(self, **changes)  # type: ignore[arg-type]
 
@@ -162,7 +162,7 @@ def parse_options(
     *,
     line: int | None = None,
     dictionary: frozenset[frozenset[str]] | None = None,
-) -> RuleSet:
+) -> MuttonOptions:
     """Parse pbmserv challenge options (`-size=5 -no_reveal ...`); the leading dash is optional.
 
     Unknown options and out-of-range values raise ParseError naming the column. Options are
@@ -200,7 +200,7 @@ def parse_options(
     if dictionary is not None:
         values["dictionary"] = dictionary
     try:
-        return RuleSet(**values)  # type: ignore[arg-type]
+        return MuttonOptions(**values)  # type: ignore[arg-type]
     except RulesError as exc:
         raise ParseError(str(exc), line=line) from None
 

@@ -16,7 +16,7 @@ from fleece.rules.mutton.game import FARMER, GameState, Phase
 from fleece.rules.mutton.geometry import board
 from fleece.rules.mutton.layout import random_layout
 from fleece.rules.mutton.moves import Move, PlaceCells, PlaceRandom, Side, format_move, parse_move
-from fleece.rules.mutton.options import ALPHABET, MAX_ANIMALS, RuleSet, Weapon
+from fleece.rules.mutton.options import ALPHABET, MAX_ANIMALS, MuttonOptions, Weapon
 from fleece.rules.mutton.record import format_record, parse_record, replay
 from fleece.rules.mutton.simulate import random_move
 
@@ -26,15 +26,15 @@ class MuttonGame:
 
     name = "mutton"
 
-    def players(self, options: RuleSet) -> tuple[str, ...]:
+    def players(self, options: MuttonOptions) -> tuple[str, ...]:
         """Player 0 is the Farmer, player 1 the Wolf (rules.mutton.game.FARMER, WOLF)."""
         return ("Farmer", "Wolf")
 
-    def default_options(self) -> RuleSet:
+    def default_options(self) -> MuttonOptions:
         """The server's defaults: size 4, 26 animals, 4 wolves, rifle, reveal, berserk."""
-        return RuleSet()
+        return MuttonOptions()
 
-    def random_options(self, rng: random.Random) -> RuleSet:
+    def random_options(self, rng: random.Random) -> MuttonOptions:
         """A random valid variant: any board size, animal and wolf count and option flags,
         sometimes quick play or a small dictionary (M1-M23)."""
         size = rng.choice([2, 3, 3, 4, 4, 4, 5, 6, 8])
@@ -46,16 +46,16 @@ class MuttonGame:
         if rng.random() < 0.1:
             words = {frozenset(rng.sample(letters, k)) for _ in range(rng.randint(1, 4))}
             dictionary = frozenset(words)
-        return RuleSet(
+        return MuttonOptions(
             size=size, num_sheep=n, num_wolves=k, berserk=rng.random() < 0.7,
             reveal=rng.random() < 0.6, remove=rng.random() < 0.3, escape=rng.random() < 0.3,
             weapon=Weapon.SHOTGUN if rng.random() < 0.25 else Weapon.RIFLE,
             quick_play=rng.randint(1, 12) if rng.random() < 0.2 else None,
             dictionary=dictionary)
 
-    def new_initial_state(self, options: RuleSet | None = None) -> GameState:
+    def new_initial_state(self, options: MuttonOptions | None = None) -> GameState:
         """An empty board waiting for the Farmer's placement."""
-        return GameState.new(options or RuleSet())
+        return GameState.new(options or MuttonOptions())
 
     def random_move(self, state: GameState, rng: random.Random) -> Move:
         """A random legal move (rules.mutton.simulate: a kill's runners are placed at random
@@ -66,7 +66,7 @@ class MuttonGame:
             move = PlaceCells(random_layout(state.rules.size, state.rules.num_sheep, move.seed))
         return move
 
-    def length_bound(self, options: RuleSet) -> int:
+    def length_bound(self, options: MuttonOptions) -> int:
         """M24: every round removes an animal (a kill or an escape, or after a Wolf pass the
         Farmer's compulsory shot), so a game has at most num_sheep rounds of two moves, after
         the placement and the Wolf's choice."""

@@ -26,7 +26,7 @@ from fleece.rules.mutton.game import GameState, Phase
 from fleece.rules.mutton.geometry import board
 from fleece.rules.mutton.match import Match
 from fleece.rules.mutton.moves import Move, Side, format_move, parse_move
-from fleece.rules.mutton.options import RuleSet, parse_options
+from fleece.rules.mutton.options import MuttonOptions, parse_options
 from fleece.rules.text import quote, split_lines
 
 _GAME_RE = re.compile(r"game +([12])", re.IGNORECASE | re.ASCII)  # used with fullmatch
@@ -46,7 +46,7 @@ class RecordLine:
 class Record:
     """A parsed record: the rules and the move lines of each game (one or two)."""
 
-    rules: RuleSet
+    rules: MuttonOptions
     games: tuple[tuple[RecordLine, ...], ...]
 
 
@@ -58,7 +58,7 @@ def parse_record(text: str, *, dictionary: frozenset[frozenset[str]] | None = No
     """Split a record into its options line and the move lines of each game (syntax only).
     Only `\n` and `\r\n` end a line; spaces, tabs and non-breaking spaces separate words;
     any other character belongs to a word (and is refused by the word's parser)."""
-    rules: RuleSet | None = None
+    rules: MuttonOptions | None = None
     games: list[list[RecordLine]] = [[]]
     for no, raw in enumerate(split_lines(text), start=1):
         body = _strip_comment(raw.replace("\u00a0", " ").replace("\t", " "))
@@ -138,7 +138,7 @@ def replay_text(text: str) -> Match:
     return replay(parse_record(text))
 
 
-def format_record(rules: RuleSet, games: list[list[Move]] | tuple[tuple[Move, ...], ...]
+def format_record(rules: MuttonOptions, games: list[list[Move]] | tuple[tuple[Move, ...], ...]
                   ) -> str:
     """A record text that `parse_record` reads back to the same rules and moves."""
     out = [rules.to_options()]

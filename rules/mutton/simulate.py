@@ -25,7 +25,7 @@ from fleece.rules.mutton.moves import (
     Shoot,
     WolfPass,
 )
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ def random_move(state: GameState, rng: random.Random,
     raise ValueError("the game is over")
 
 
-def random_game(rules: RuleSet, rng: random.Random, policy: FarmerPolicy = FarmerPolicy(),
+def random_game(rules: MuttonOptions, rng: random.Random, policy: FarmerPolicy = FarmerPolicy(),
                 max_moves: int = 10_000) -> GameState:
     """Play one game to its end with random legal moves."""
     state = GameState.new(rules)

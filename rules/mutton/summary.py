@@ -11,7 +11,7 @@ from fleece.rules.mutton.diagram import render_board
 from fleece.rules.mutton.game import GameState
 from fleece.rules.mutton.match import Match
 from fleece.rules.mutton.moves import PlaceCells, Placement, PlaceRandom, PlaceSparse, parse_move
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 
 
 def starting_board(size: int, sheep: int, layout: str = "", seed: int = 0) -> str:
@@ -19,7 +19,7 @@ def starting_board(size: int, sheep: int, layout: str = "", seed: int = 0) -> st
     default is sparse on the default board, else random. Bad options raise ParseError naming
     the option."""
     try:
-        rules = RuleSet(size=size, num_sheep=sheep, num_wolves=1)
+        rules = MuttonOptions(size=size, num_sheep=sheep, num_wolves=1)
     except RulesError as exc:
         raise ParseError(f"--size/--sheep: {exc}") from None
     kind = layout.strip() or ("sparse" if (size, sheep) == (4, 26) else "random")

@@ -83,7 +83,7 @@ def rules_from_words(words: list[str]) -> Rules:
 
 
 @dataclass(frozen=True, slots=True)
-class Options:
+class UlvtaflOptions:
     """A setup of U9 and the rules of play: the sheep count (13, 15, 17 or 20), the wolves'
     start points (None: the setup's default), and the movement rules."""
 
@@ -404,7 +404,7 @@ class UlvState(ChanceFree):
         return "not a legal capture here", "U4"
 
 
-def initial_state(options: Options) -> UlvState:
+def initial_state(options: UlvtaflOptions) -> UlvState:
     """The setup's start position, wolves to move (U2, U9)."""
     wolves = 0
     for name in options.wolf_points():

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from fleece.rules.errors import ParseError
-from fleece.rules.ulvtafl.game import Move, Options, Rules, UlvState, initial_state
+from fleece.rules.ulvtafl.game import Move, Rules, UlvState, UlvtaflOptions, initial_state
 from fleece.rules.ulvtafl.geometry import NAMES, SETUP_SHEEP
 from fleece.rules.ulvtafl.notation import parse_move, parse_position, position_text
 
@@ -20,15 +20,15 @@ class UlvtaflGame:
 
     name = "ulvtafl"
 
-    def players(self, options: Options) -> tuple[str, ...]:
+    def players(self, options: UlvtaflOptions) -> tuple[str, ...]:
         """The wolves (player 0, first to move) and the sheep (player 1)."""
         return ("wolves", "sheep")
 
-    def default_options(self) -> Options:
+    def default_options(self) -> UlvtaflOptions:
         """20 sheep against 2 wolves on c7 and e7, diagonals, repetition draws (U2, U9)."""
-        return Options()
+        return UlvtaflOptions()
 
-    def random_options(self, rng: random.Random) -> Options:
+    def random_options(self, rng: random.Random) -> UlvtaflOptions:
         """Any setup, sometimes a wolf on a random free point, any movement rules (U6)."""
         setup = rng.choice([13, 15, 17, 20])
         wolves: tuple[str, ...] | None = None
@@ -39,11 +39,11 @@ class UlvtaflGame:
                       wolf_diagonal_captures_only=rng.random() < 0.3,
                       sheep_orthogonal=rng.random() < 0.3,
                       repetition_draw=rng.random() < 0.8)
-        return Options(setup=setup, wolves=wolves, rules=rules)
+        return UlvtaflOptions(setup=setup, wolves=wolves, rules=rules)
 
-    def new_initial_state(self, options: Options | None = None) -> UlvState:
+    def new_initial_state(self, options: UlvtaflOptions | None = None) -> UlvState:
         """The setup's start position (U9)."""
-        return initial_state(options or Options())
+        return initial_state(options or UlvtaflOptions())
 
     def move_text(self, state: UlvState, move: Move) -> str:
         """U8 notation: `d3-d4`, `d5xd3xf3`."""
@@ -74,7 +74,7 @@ class UlvtaflGame:
             raise ValueError("no legal move: the game is over")
         return moves[rng.randrange(len(moves))]
 
-    def length_bound(self, options: Options) -> int | None:
+    def length_bound(self, options: UlvtaflOptions) -> int | None:
         """None: sideways sheep moves and wolf steps can repeat forever; U7's repetition
         rule (the option `repetition_draw`, on by default) is what ends such games."""
         return None

@@ -13,9 +13,9 @@ from fleece.rules.errors import IllegalMoveError, ParseError, RulesError
 from fleece.rules.text import split_lines
 from fleece.rules.ulvtafl.game import (
     Move,
-    Options,
     Rules,
     UlvState,
+    UlvtaflOptions,
     initial_state,
     rules_from_words,
 )
@@ -40,7 +40,7 @@ class Record:
         return "\n".join([self.options_line, *(m.text() for m, _, _ in self.moves)]) + "\n"
 
 
-def options_line(options: Options) -> str:
+def options_line(options: UlvtaflOptions) -> str:
     """The options line of a setup."""
     words = [f"setup={options.setup}"]
     if options.wolves is not None:
@@ -84,7 +84,7 @@ def parse_options_line(line: str) -> tuple[str, UlvState]:
         col += len(word)
     try:
         rules: Rules = rules_from_words(words)
-        options = Options(setup=setup, wolves=wolves, rules=rules)
+        options = UlvtaflOptions(setup=setup, wolves=wolves, rules=rules)
     except RulesError as exc:
         raise ParseError(str(exc), column=1) from None
     return options_line(options), initial_state(options)
@@ -135,7 +135,7 @@ def replay(record: Record) -> list[UlvState]:
     return states
 
 
-def format_record(start: UlvState | Options, moves: list[Move]) -> str:
+def format_record(start: UlvState | UlvtaflOptions, moves: list[Move]) -> str:
     """A record of `moves` from a setup or a start position."""
-    head = options_line(start) if isinstance(start, Options) else start_line(start)
+    head = options_line(start) if isinstance(start, UlvtaflOptions) else start_line(start)
     return "\n".join([head, *(m.text() for m in moves)]) + "\n"

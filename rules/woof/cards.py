@@ -158,7 +158,7 @@ DEFAULT_DOG_SECOND_TARGET = Character.SHEPHERD
 
 
 @dataclass(frozen=True)
-class RuleSet:
+class CardRules:
     """Rule-set parameters of the model. `dog_second_target` is an assumption (default Shepherd)."""
 
     dog_second_target: Character = DEFAULT_DOG_SECOND_TARGET
@@ -175,7 +175,7 @@ class RuleSet:
         return table[character]
 
 
-DEFAULT_RULES = RuleSet()
+DEFAULT_RULES = CardRules()
 
 
 # ---- hands and characters (W1) ---------------------------------------------------------------

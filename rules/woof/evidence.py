@@ -34,10 +34,10 @@ from fleece.rules.woof.cards import (
     QUESTION_DECK,
     Appearance,
     Card,
+    CardRules,
     Character,
     Hand,
     QuestionCard,
-    RuleSet,
     face_name,
     make_hand,
     parse_card,
@@ -130,7 +130,7 @@ class Evidence:
     deck: tuple[Card, ...]
     facts: tuple[Fact, ...] = ()
     me: int | None = None
-    rules: RuleSet = DEFAULT_RULES
+    rules: CardRules = DEFAULT_RULES
     notes: tuple[str, ...] = field(default=(), compare=False)
 
     @property
@@ -156,7 +156,7 @@ class Evidence:
         notes = self.notes
         if dog_target is not None:
             try:
-                rules = RuleSet(Character(dog_target.lower()))
+                rules = CardRules(Character(dog_target.lower()))
             except ValueError:
                 raise RulesError("unknown character", field="dog_target",
                                  value=dog_target[:40]) from None
@@ -284,7 +284,7 @@ _USAGE = {
 }
 
 
-def parse_evidence(text: str, *, rules: RuleSet | None = None) -> Evidence:
+def parse_evidence(text: str, *, rules: CardRules | None = None) -> Evidence:
     """Parse an evidence file (see the module docstring). Raises ParseError with line/column."""
     players: int | None = None
     deck_toks: tuple[int, list[_Tok]] | None = None
@@ -334,7 +334,7 @@ def parse_evidence(text: str, *, rules: RuleSet | None = None) -> Evidence:
     notes: list[str] = []
     deck = _parse_deck(deck_toks, table, notes)
     if rules is None:
-        rules = RuleSet(dog_target) if dog_target is not None else DEFAULT_RULES
+        rules = CardRules(dog_target) if dog_target is not None else DEFAULT_RULES
     me_seat: int | None = None
     if me is not None:
         me_seat = _seat(me[1], me[0], table, acting=True, role="me")

@@ -42,9 +42,9 @@ from fleece.rules.woof.cards import (
     DEFAULT_RULES,
     EXPERT_CARDS,
     Card,
+    CardRules,
     Character,
     QuestionCard,
-    RuleSet,
     parse_card,
 )
 from fleece.rules.woof.moves import (
@@ -286,7 +286,7 @@ def _options(header: dict[str, tuple[int, list[_Word]]], first_line: int) -> Woo
         elif key == "dog-target":
             word = _single(key, line, args)
             try:
-                rules = RuleSet(Character(word.text.lower()))
+                rules = CardRules(Character(word.text.lower()))
             except ValueError:
                 raise ParseError(f"unknown character {word.text!r}", line=line,
                                  column=word.column) from None

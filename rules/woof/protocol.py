@@ -15,8 +15,8 @@ from fleece.rules.woof.cards import (
     BASIC_CARDS,
     DEFAULT_RULES,
     EXPERT_CARDS,
+    CardRules,
     Character,
-    RuleSet,
     parse_card,
 )
 from fleece.rules.woof.evidence import evidence_from_round, format_evidence
@@ -58,7 +58,7 @@ class WoofGame:
             deck += rng.sample([*BASIC_CARDS, *EXPERT_CARDS], rng.randint(1, 4))
         rules = DEFAULT_RULES
         if rng.random() < 0.2:
-            rules = RuleSet(rng.choice([Character.HUNTER, Character.SHEEP, Character.WOLF]))
+            rules = CardRules(rng.choice([Character.HUNTER, Character.SHEEP, Character.WOLF]))
         barred: frozenset[int] = frozenset()
         if rng.random() < 0.3:
             barred = frozenset(rng.sample(table.acting, rng.randint(1, table.early_limit)))

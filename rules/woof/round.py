@@ -26,10 +26,10 @@ from fleece.rules.woof.cards import (
     PRESET_DECKS,
     Appearance,
     Card,
+    CardRules,
     Character,
     Hand,
     QuestionCard,
-    RuleSet,
     announcement,
     character_of,
 )
@@ -107,7 +107,7 @@ class WoofOptions:
 
     players: int = 8
     deck: tuple[Card, ...] = ()
-    rules: RuleSet = DEFAULT_RULES
+    rules: CardRules = DEFAULT_RULES
     start: int = 1
     barred: frozenset[int] = frozenset()
     turn_limit: int | None = None
@@ -207,7 +207,7 @@ class WoofRound:
     """
 
     table: Table
-    rules: RuleSet
+    rules: CardRules
     deck: tuple[Card, ...]
     start: int
     barred: frozenset[int] = frozenset()

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fleece.rules.errors import RulesError
-from fleece.rules.woof.cards import DEFAULT_RULES, Card, RuleSet
+from fleece.rules.woof.cards import DEFAULT_RULES, Card, CardRules
 from fleece.rules.woof.deals import shuffle_hands, shuffle_questions
 from fleece.rules.woof.moves import Ask, CardPick, Deal, FinalSuspicion, Look, SuspectEarly
 from fleece.rules.woof.round import Table, WoofOptions, WoofRound, default_deck
@@ -46,7 +46,7 @@ def simulate_round(
     deck: Sequence[Card] | None = None,
     barred: frozenset[int] = frozenset(),
     start: int | None = None,
-    rules: RuleSet = DEFAULT_RULES,
+    rules: CardRules = DEFAULT_RULES,
     max_turns: int = 40,
     p_early: float = 0.25,
     p_ask: float = 0.35,
@@ -88,7 +88,7 @@ def simulate_round(
 
 def simulate_game(
     table: Table, rng: random.Random, *, deck: Sequence[Card] | None = None,
-    rules: RuleSet = DEFAULT_RULES,
+    rules: CardRules = DEFAULT_RULES,
 ) -> tuple[Game, list[RoundRecord]]:
     """Play rounds until the game ends (W10); the next round starts left of the last early
     suspicion and honours the bans of wrong early suspicions."""

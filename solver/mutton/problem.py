@@ -262,9 +262,9 @@ def state_from_chart(chart: Chart) -> GameState:
         raise FleeceError("the board is needed for this question")
     n = len(chart.animals)
     from fleece.rules.mutton.game import Fate, GameState, Phase
-    from fleece.rules.mutton.options import RuleSet
+    from fleece.rules.mutton.options import MuttonOptions
 
-    rules = RuleSet(size=pic.size, num_sheep=n, num_wolves=1)
+    rules = MuttonOptions(size=pic.size, num_sheep=n, num_wolves=1)
     positions = tuple(pic.animals.get(a) for a in chart.animals)
     fates = tuple(Fate.ALIVE if a in pic.animals else Fate.SHOT for a in chart.animals)
     return GameState(rules=rules, positions=positions, fates=fates, corpses=pic.corpses,

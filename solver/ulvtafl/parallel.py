@@ -8,7 +8,7 @@ Workers take turns on the open units in chunks of nodes, so a unit that settles 
 worker for the others. The certificate is the units' certificates joined (a mirrored unit's
 reflected), checked by the reference model like any other.
 
-    result = prove_split(initial_state(Options(setup=20)), SHEEP, workers=2, seconds=600)
+    result = prove_split(initial_state(UlvtaflOptions(setup=20)), SHEEP, workers=2, seconds=600)
     result = prove_split(state, SHEEP, workers=8, ray_address="auto")   # an existing cluster
 """
 

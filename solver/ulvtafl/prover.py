@@ -2,7 +2,7 @@
 nodes, seconds and memory, a progress callback, a clean stop on Ctrl-C, checkpoints that
 resume, and the proof as a certificate (the attacker's move in every position of it).
 
-    prover = Prover(initial_state(Options(setup=20)), SHEEP, memory="4G")
+    prover = Prover(initial_state(UlvtaflOptions(setup=20)), SHEEP, memory="4G")
     prover.run(seconds=3600, progress=print, checkpoint="runs/20", every=600)
     if prover.outcome() == "proved":
         cert = prover.certificate()      # position text -> move text

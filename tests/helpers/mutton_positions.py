@@ -6,7 +6,7 @@ from __future__ import annotations
 from fleece.rules.mutton.game import GameState
 from fleece.rules.mutton.geometry import Cell, board
 from fleece.rules.mutton.moves import ChooseWolves, PlaceCells
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 
 B3 = board(3)
 
@@ -22,6 +22,6 @@ def start(cells: str, wolves: str, model: type[GameState] = GameState,
     (space-separated, animals A, B, ... in order) and the Wolf's choice `wolves`: the Wolf's
     first move is next."""
     names = cells.split()
-    rules = RuleSet(size=3, num_sheep=len(names), num_wolves=len(wolves), **options)  # type: ignore[arg-type]
+    rules = MuttonOptions(size=3, num_sheep=len(names), num_wolves=len(wolves), **options)  # type: ignore[arg-type]
     s = model.new(rules).play(PlaceCells(tuple(c(n) for n in names)))
     return s.play(ChooseWolves(wolves))

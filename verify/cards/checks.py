@@ -11,7 +11,7 @@ from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations_with_replacement, product
 
-from fleece.rules.cards.concentration import ConcOptions, ConcState, Flip, position_name
+from fleece.rules.cards.concentration import ConcentrationOptions, ConcState, Flip, position_name
 from fleece.rules.cards.concentration import Deal as ConcDeal
 from fleece.rules.cards.deck import WOLF_DECK, Deck, arrangements, pairs, parse_deck
 from fleece.rules.cards.herd import (
@@ -290,7 +290,7 @@ def _conc_states(cfg: VerifyConfig, deck: Deck, players: int
                  ) -> Iterator[tuple[ConcState, Flip, ConcState]]:
     """Every transition of the model under test reachable from every layout (positions
     repeat, so a visited set)."""
-    start = cfg.conc_model(ConcOptions(deck, players))
+    start = cfg.conc_model(ConcentrationOptions(deck, players))
     seen: set[ConcState] = set()
     stack = [start.play(ConcDeal(layout)) for layout in arrangements(deck.counts)]
     while stack:
@@ -450,7 +450,7 @@ def conc_conservation(cfg: VerifyConfig) -> CheckResult:
     from fleece.rules.cards.concentration import CONCENTRATION
 
     for _ in range(5 if cfg.quick else 50):
-        s = cfg.conc_model(ConcOptions(WOLF_DECK, 2, 2000))
+        s = cfg.conc_model(ConcentrationOptions(WOLF_DECK, 2, 2000))
         while not s.is_terminal():
             s = s.play(CONCENTRATION.random_move(s, rng))
             if s.layout is not None and not ok(s):
@@ -701,7 +701,7 @@ def conc_termination(cfg: VerifyConfig) -> CheckResult:
     different kinds again and again (the gap CARDS-CONC-ENDLESS)."""
     t0 = time.perf_counter()
     layout = tuple(WOLF_DECK.cards())
-    s = cfg.conc_model(ConcOptions(WOLF_DECK, 1)).play(ConcDeal(layout))
+    s = cfg.conc_model(ConcentrationOptions(WOLF_DECK, 1)).play(ConcDeal(layout))
     a, b = 0, len(layout) - 1  # a Fence and a Wolf in sheep's clothing
     first = s.play(Flip(a)).play(Flip(b))
     again = first.play(Flip(a)).play(Flip(b))

@@ -25,7 +25,7 @@ from fractions import Fraction
 from functools import cache
 from itertools import permutations
 
-from fleece.rules.cards.concentration import ConcOptions, ConcState, Flip
+from fleece.rules.cards.concentration import ConcentrationOptions, ConcState, Flip
 from fleece.rules.cards.deck import Deck
 
 UNSEEN = -1
@@ -38,7 +38,7 @@ class LayoutSearch:
                  model: type[ConcState] = ConcState) -> None:
         self.deck = deck
         self.duel = players == 2
-        self.options = ConcOptions(deck, players)
+        self.options = ConcentrationOptions(deck, players)
         self.model = model
         self.cards = tuple(deck.cards())
         self.n = len(self.cards)

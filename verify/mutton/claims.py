@@ -158,7 +158,7 @@ def _c1_packed(budget: Budget, t0: float) -> CheckResult:
     from fleece.rules.mutton.game import GameState
     from fleece.rules.mutton.geometry import Cell
     from fleece.rules.mutton.moves import ChooseWolves, PlaceCells
-    from fleece.rules.mutton.options import RuleSet
+    from fleece.rules.mutton.options import MuttonOptions
     from fleece.verify.mutton.gaps import neighbours
 
     nb = neighbours(4)
@@ -181,7 +181,7 @@ def _c1_packed(budget: Budget, t0: float) -> CheckResult:
     placed = [c for c in cells if m.eval(live[c]).as_long() == 1]
     order = [victim, *nb[victim]] + [c for c in placed if c not in closed]
     wolf = chr(65 + 1)
-    state = GameState.new(RuleSet()).play(PlaceCells(tuple(Cell(*c) for c in order)))
+    state = GameState.new(MuttonOptions()).play(PlaceCells(tuple(Cell(*c) for c in order)))
     state = state.play(ChooseWolves("".join(sorted({wolf, "X", "Y", "Z"}))))
     legal = {k.victim: k for k in state.legal_kills()}
     ok = "A" in legal and len(legal["A"].runners) == 6

@@ -18,7 +18,7 @@ from fleece.rules.errors import IllegalMoveError
 from fleece.rules.mutton.game import Fate, GameState, Phase
 from fleece.rules.mutton.geometry import Cell
 from fleece.rules.mutton.moves import Berserk, FarmerPass, Kill, Move, Run, Shoot, WolfPass
-from fleece.rules.mutton.options import RuleSet, Weapon
+from fleece.rules.mutton.options import MuttonOptions, Weapon
 from fleece.rules.mutton.simulate import random_move
 from fleece.verify.budget import Budget, Undecided
 from fleece.verify.mutton.encoding import (
@@ -47,7 +47,7 @@ _FATE = {Fate.ALIVE: ALIVE, Fate.EATEN: EATEN, Fate.SHOT: SHOT, Fate.DEVOURED: D
 _PHASE = {Phase.WOLF: WOLF, Phase.FARMER: FARMER, Phase.OVER: OVER}
 
 
-def variant_of(rules: RuleSet) -> Variant:
+def variant_of(rules: MuttonOptions) -> Variant:
     """The Z3 encoding's variant for a Python rule set."""
     return Variant(rules.size, rules.num_sheep, rules.num_wolves, rules.remove,
                    rules.weapon is Weapon.SHOTGUN, rules.escape, rules.berserk, rules.reveal)
@@ -301,16 +301,17 @@ class PositionChecker:
         return self.findings
 
 
-DEFAULT_VARIANTS: tuple[RuleSet, ...] = (
-    RuleSet(),
-    RuleSet(size=3, num_sheep=14, num_wolves=3, remove=True, escape=True),
-    RuleSet(size=2, num_sheep=7, num_wolves=3),
-    RuleSet(size=3, num_sheep=12, num_wolves=2, weapon=Weapon.SHOTGUN, escape=True),
-    RuleSet(size=5, num_sheep=26, num_wolves=5, remove=True, berserk=False, reveal=False),
+DEFAULT_VARIANTS: tuple[MuttonOptions, ...] = (
+    MuttonOptions(),
+    MuttonOptions(size=3, num_sheep=14, num_wolves=3, remove=True, escape=True),
+    MuttonOptions(size=2, num_sheep=7, num_wolves=3),
+    MuttonOptions(size=3, num_sheep=12, num_wolves=2, weapon=Weapon.SHOTGUN, escape=True),
+    MuttonOptions(size=5, num_sheep=26, num_wolves=5, remove=True, berserk=False, reveal=False),
 )
 
 
-def crosscheck(rules_list: tuple[RuleSet, ...] | list[RuleSet], positions: int, seed: int = 1,
+def crosscheck(rules_list: tuple[MuttonOptions, ...] | list[MuttonOptions], positions: int,
+               seed: int = 1,
                model: type[GameState] = GameState,
                progress: Callable[[int], None] | None = None,
                budget: Budget | None = None) -> list[CheckResult]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from fleece.rules.mutton.game import GameState
 from fleece.rules.mutton.geometry import ROW_LETTERS
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 from fleece.verify.budget import Budget, Undecided
 from fleece.verify.mutton.encoding import board_cells
 from fleece.verify.mutton.ids import M10_GAP, STALL_GAP
@@ -165,7 +165,7 @@ def find_gap(size: int, animals: int, wolves: int, remove: bool, *, round_one: b
     return GapPosition(size, live_cells, dead_cells, wolf_idx, vi, runners, free, round_one)
 
 
-def _wolf_letters(gap: GapPosition, rules: RuleSet) -> str:
+def _wolf_letters(gap: GapPosition, rules: MuttonOptions) -> str:
     """The gap's wolves padded to the rule set's count with animals that do not change the
     verdict (only at least one wolf next to the victim matters)."""
     letters = "".join(chr(65 + w) for w in gap.wolves)
@@ -173,7 +173,7 @@ def _wolf_letters(gap: GapPosition, rules: RuleSet) -> str:
     return "".join(sorted(letters + "".join(extra[: rules.num_wolves - len(letters)])))
 
 
-def _start(gap: GapPosition, rules: RuleSet, model: type[GameState]) -> GameState:
+def _start(gap: GapPosition, rules: MuttonOptions, model: type[GameState]) -> GameState:
     """The round-one position of a gap in the Python model (placement, then the wolves)."""
     from fleece.rules.mutton.geometry import Cell as PyCell
     from fleece.rules.mutton.moves import ChooseWolves, PlaceCells
@@ -190,12 +190,13 @@ def record_of(state: GameState) -> str:
 
 
 def replay_in_python(gap: GapPosition, animals: int, wolves: int, remove: bool,
-                     rules: RuleSet | None = None, model: type[GameState] = GameState) -> str:
+                     rules: MuttonOptions | None = None, model: type[GameState] = GameState) -> str:
     """Place the round-one gap position in the Python model and confirm that it lists the kill
     as a candidate with too few free cells and not as a legal kill; '' when it agrees."""
     from fleece.rules.errors import IllegalMoveError
 
-    rules = rules or RuleSet(size=gap.size, num_sheep=animals, num_wolves=wolves, remove=remove)
+    rules = rules or MuttonOptions(size=gap.size, num_sheep=animals, num_wolves=wolves,
+                                   remove=remove)
     try:
         state = _start(gap, rules, model)
     except IllegalMoveError as exc:
@@ -213,7 +214,7 @@ def replay_in_python(gap: GapPosition, animals: int, wolves: int, remove: bool,
     return ""
 
 
-def replay_stall(gap: GapPosition, rules: RuleSet, model: type[GameState] = GameState
+def replay_stall(gap: GapPosition, rules: MuttonOptions, model: type[GameState] = GameState
                  ) -> tuple[str, GameState | None]:
     """Play a round-one stall in the Python model: no legal kill, the Wolf passes, and the
     game stops as stalled (the Farmer has no legal shot). ('' or why not, the final state)."""
@@ -232,13 +233,13 @@ def replay_stall(gap: GapPosition, rules: RuleSet, model: type[GameState] = Game
     return "", end
 
 
-def _m10_title(rules: RuleSet) -> str:
+def _m10_title(rules: MuttonOptions) -> str:
     return (f"M10: size {rules.size} with {rules.num_sheep} animals"
             f"{', corpses removed' if rules.corpses_removed else ''}: every kill's runners "
             "can be placed")
 
 
-def variant_m10(rules: RuleSet, budget: Budget | None = None,
+def variant_m10(rules: MuttonOptions, budget: Budget | None = None,
                 model: type[GameState] = GameState) -> CheckResult:
     """The gating M10 check of the variant under test: PROVED (no kill with unplaceable
     runners in any position respecting the invariants), GAP with a replayable witness,
@@ -290,7 +291,7 @@ def variant_m10(rules: RuleSet, budget: Budget | None = None,
                            "round_one": gap.round_one})
 
 
-def variant_stall(rules: RuleSet, budget: Budget | None = None,
+def variant_stall(rules: MuttonOptions, budget: Budget | None = None,
                   model: type[GameState] = GameState) -> CheckResult:
     """The gating shotgun-stall check of a shotgun variant under test: PROVED (some blast is
     always placeable), GAP with a replayed stall, UNKNOWN, or FAILED."""

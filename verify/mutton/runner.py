@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from fleece.rules.mutton.game import GameState
-from fleece.rules.mutton.options import RuleSet, Weapon
+from fleece.rules.mutton.options import MuttonOptions, Weapon
 from fleece.rules.registry import entry
 from fleece.verify.budget import DEFAULT_TIMEOUT_MS, Budget
 from fleece.verify.mutton.ids import GAPS
@@ -44,7 +44,7 @@ __all__ = ["GAPS", "SECTIONS", "VerifyConfig", "run_verification"]
 class VerifyConfig:
     """What to verify: the rules, quick or full, and the Python model class under test."""
 
-    rules: RuleSet = field(default_factory=RuleSet)
+    rules: MuttonOptions = field(default_factory=MuttonOptions)
     quick: bool = False
     workers: int = 2
     model: type[GameState] = GameState
@@ -78,20 +78,21 @@ NOTES = [
 ]
 
 
-def _variant(rules: RuleSet) -> object:
+def _variant(rules: MuttonOptions) -> object:
     from fleece.verify.mutton.crosscheck import variant_of
 
     return variant_of(rules)
 
 
-def rules_of(v: object, base: RuleSet) -> RuleSet:
+def rules_of(v: object, base: MuttonOptions) -> MuttonOptions:
     """A Python rule set for a Z3-model variant."""
     from fleece.verify.mutton.encoding import Variant
 
     assert isinstance(v, Variant)
-    return RuleSet(size=v.size, num_sheep=v.num_sheep, num_wolves=v.num_wolves, remove=v.remove,
-                   weapon=Weapon.SHOTGUN if v.shotgun else Weapon.RIFLE, escape=v.escape,
-                   berserk=v.berserk, reveal=v.reveal, quick_play=base.quick_play)
+    return MuttonOptions(size=v.size, num_sheep=v.num_sheep, num_wolves=v.num_wolves,
+                         remove=v.remove, weapon=Weapon.SHOTGUN if v.shotgun else Weapon.RIFLE,
+                         escape=v.escape, berserk=v.berserk, reveal=v.reveal,
+                         quick_play=base.quick_play)
 
 
 def _rank_status(keys: list[StepKey], proofs: dict[StepKey, KeyOutcome]) -> str:

@@ -32,7 +32,7 @@ from fleece.rules.mutton.moves import (
     Shoot,
     WolfPass,
 )
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 from fleece.verify.mutton.ids import NO_END_GAP
 from fleece.verify.result import (
     FAILED,
@@ -122,7 +122,7 @@ def _play_one(state: GameState, rng: random.Random, limit: int
     return state, None
 
 
-def witness_game(rules: RuleSet, tries: int = 20, seed: int = 5,
+def witness_game(rules: MuttonOptions, tries: int = 20, seed: int = 5,
                  model: type[GameState] = GameState
                  ) -> tuple[int, GameState | None, EndlessPlay | None]:
     """The longest game found by the one-death-per-round strategy over random layouts, and
@@ -150,7 +150,7 @@ def _record(state: GameState) -> str:
     return format_record(state.rules, [list(state.history)])
 
 
-def termination(rules: RuleSet, rank: str, rank_detail: str,
+def termination(rules: MuttonOptions, rank: str, rank_detail: str,
                 model: type[GameState] = GameState, under_test: bool = False) -> CheckResult:
     """The M24 check for one variant. `rank` is the status of the variant's rank lemmas
     (PROVED, REFUTED or UNKNOWN); `under_test` marks the variant whose gaps gate (a no-end

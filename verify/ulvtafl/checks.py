@@ -284,10 +284,10 @@ def no_end(budget: Budget, rules: Rules, plies: int = 6) -> tuple[list[str], Ulv
     players can repeat it forever). The moves and the start state, or None."""
     import z3
 
-    from fleece.rules.ulvtafl.game import Options, initial_state
+    from fleece.rules.ulvtafl.game import UlvtaflOptions, initial_state
 
     board = zm.Board(model_rules(rules))
-    start = initial_state(Options(rules=rules))
+    start = initial_state(UlvtaflOptions(rules=rules))
     states = [zm.State(board, f"n{k}") for k in range(plies + 1)]
     solver = z3.SolverFor("QF_FD")  # Boolean only: bit-level solving is fastest
     sheep0 = {i for i, name in enumerate(board.names) if start.sheep >> BY_NAME[name] & 1}
@@ -522,13 +522,13 @@ def crosscheck(budget: Budget, rules: Rules, model: PythonModel, count: int, see
 
 def setups(rules: Rules) -> list[CheckResult]:
     """U9: the reference model's setups have the sheep and wolves docs/rules.md gives."""
-    from fleece.rules.ulvtafl.game import Options, initial_state
+    from fleece.rules.ulvtafl.game import UlvtaflOptions, initial_state
     from fleece.rules.ulvtafl.geometry import names_of
 
     expect = {20: (20, {"c7", "e7"}), 13: (13, {"d7"}), 15: (15, {"d7"}), 17: (17, {"d7"})}
     bad = []
     for setup, (n, wolves) in expect.items():
-        st = initial_state(Options(setup=setup, rules=rules))
+        st = initial_state(UlvtaflOptions(setup=setup, rules=rules))
         sheep = set(names_of(st.sheep))
         ranks = {int(x[1]) for x in sheep}
         if len(sheep) != n or set(names_of(st.wolves)) != wolves or st.to_move != 0 \

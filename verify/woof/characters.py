@@ -15,9 +15,9 @@ from fleece.rules.woof.cards import (
     BASIC_CARDS,
     CARD_VALUE,
     EXPERT_CARDS,
+    CardRules,
     Character,
     QuestionCard,
-    RuleSet,
 )
 from fleece.rules.woof.moves import Ask, CardPick, Look
 from fleece.rules.woof.round import AskEvent, LookEvent
@@ -164,7 +164,7 @@ def w2_model(cfg: VerifyConfig) -> CheckResult:
     bad = []
     tried = 0
     for dog2 in (cfg.dog_target, *Character):
-        rules = RuleSet(dog2)
+        rules = CardRules(dog2)
         for ch in zm.CHARACTERS:
             rnd = dealt_round(cfg.model, 5, [hand_for(ch), *[SHEEP_HAND] * 4],
                               options={"rules": rules})

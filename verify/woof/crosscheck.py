@@ -32,8 +32,8 @@ from fleece.rules.errors import FleeceError, RulesError
 from fleece.rules.woof.cards import (
     DEFAULT_DOG_SECOND_TARGET,
     EXPERT_CARDS,
+    CardRules,
     Character,
-    RuleSet,
     parse_card,
 )
 from fleece.rules.woof.moves import (
@@ -319,7 +319,7 @@ class RoundChecker:
         if index % 3 == 2:
             dog2 = rng.choice([c for c in Character if c is not Character.DOG])
         barred = frozenset(rng.sample(table.acting, rng.randint(0, table.early_limit)))
-        return WoofOptions(table.players, tuple(deck), RuleSet(dog2), rng.choice(table.acting),
+        return WoofOptions(table.players, tuple(deck), CardRules(dog2), rng.choice(table.acting),
                            barred)
 
     def play(self, options: WoofOptions) -> list[str]:

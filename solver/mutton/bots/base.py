@@ -18,7 +18,7 @@ from fleece.rules.mutton.moves import (
     Shoot,
     Side,
 )
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 from fleece.solver.mutton.bots.lookahead import Choice
 
 
@@ -28,7 +28,7 @@ class Bot(ABC):
     name: str = ""
     side: Side = Side.FARMER
 
-    def __init__(self, rules: RuleSet, seed: int) -> None:
+    def __init__(self, rules: MuttonOptions, seed: int) -> None:
         self.rules = rules
         self.seed = seed
         self.rng = random.Random(seed)
@@ -51,7 +51,7 @@ class WolfBot(Bot):
         return random_wolves(state.rules, self.rng)
 
 
-def random_wolves(rules: RuleSet, rng: random.Random) -> ChooseWolves:
+def random_wolves(rules: MuttonOptions, rng: random.Random) -> ChooseWolves:
     """A uniformly random allowed wolf set: K of the animals, or a word of the dictionary."""
     if rules.dictionary is not None:
         pool = frozenset(rules.letters)

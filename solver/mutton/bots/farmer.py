@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from fleece.rules.mutton.game import GameState, Phase
 from fleece.rules.mutton.moves import Escape, Kill, Move
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 from fleece.solver.mutton.bots.base import Bot, farmer_move
 from fleece.solver.mutton.bots.knowledge import knowledge
 from fleece.solver.mutton.bots.lookahead import (
@@ -33,7 +33,7 @@ class FleeceFarmer(Bot):
 
     name = "fleece"
 
-    def __init__(self, rules: RuleSet, seed: int, settings: Settings | None = None,
+    def __init__(self, rules: MuttonOptions, seed: int, settings: Settings | None = None,
                  recognise: bool = True) -> None:
         super().__init__(rules, seed)
         self.settings = settings or Settings()

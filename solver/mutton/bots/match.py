@@ -34,7 +34,7 @@ from fleece.rules.mutton.moves import (
     Side,
     format_move,
 )
-from fleece.rules.mutton.options import QUICK_PLAY_TARGET, RuleSet
+from fleece.rules.mutton.options import QUICK_PLAY_TARGET, MuttonOptions
 from fleece.rules.mutton.record import format_record
 from fleece.solver.mutton.bots.base import Bot, random_wolves
 from fleece.solver.mutton.bots.registry import check_bot, check_rules, make_bot
@@ -46,9 +46,9 @@ LAYOUTS = ("sparse", "random")
 # Named rule sets with their layouts: pbmserv's defaults from the rulebook's sparse layout, and
 # the closest fleece rules to boardspace.net's game (one game, quick play to the rulebook's 11,
 # a set-up of the player's choosing, here random).
-RULE_SETS: dict[str, tuple[RuleSet, str]] = {
-    "pbmserv default": (RuleSet(), "sparse"),
-    "boardspace-like": (RuleSet(quick_play=11), "random"),
+RULE_SETS: dict[str, tuple[MuttonOptions, str]] = {
+    "pbmserv default": (MuttonOptions(), "sparse"),
+    "boardspace-like": (MuttonOptions(quick_play=11), "random"),
 }
 
 
@@ -65,7 +65,7 @@ class MatchRequest:
     wolf: str
     games: int
     seed: int = 0
-    rules: RuleSet = field(default_factory=RuleSet)
+    rules: MuttonOptions = field(default_factory=MuttonOptions)
     layout: str = "sparse"
 
     def check(self) -> None:
@@ -165,14 +165,14 @@ def game_seeds(seed: int, index: int) -> tuple[int, int, int, int]:
     return a, b, c, d
 
 
-def placement(rules: RuleSet, layout: str, seed: int) -> Placement:
+def placement(rules: MuttonOptions, layout: str, seed: int) -> Placement:
     """The game's layout: sparse when asked and defined (size 4, 26 animals), else random."""
     if layout == "sparse" and rules.size == 4 and rules.num_sheep == 26:
         return PlaceSparse()
     return PlaceRandom(seed % 10**18)
 
 
-BotFactory = Callable[[RuleSet, int], Bot]
+BotFactory = Callable[[MuttonOptions, int], Bot]
 
 
 def play_game(request: MatchRequest, index: int, farmer_bot: BotFactory | None = None,
@@ -266,12 +266,12 @@ class PairedResult:
 
 
 def paired_match(side: Side, first: str, second: str, opponent: str, games: int, seed: int = 0,
-                 rules: RuleSet | None = None, layout: str = "sparse",
+                 rules: MuttonOptions | None = None, layout: str = "sparse",
                  progress: Progress | None = None, stop: Callable[[], bool] | None = None
                  ) -> PairedResult:
     """Play `first` and `second` on `side` against `opponent`, game i of each on the same
     seed (interleaved, so a stop leaves both with the same games)."""
-    r = rules or RuleSet()
+    r = rules or MuttonOptions()
 
     def request(bot: str) -> MatchRequest:
         if side is Side.FARMER:

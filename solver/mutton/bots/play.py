@@ -17,7 +17,7 @@ from typing import Any
 from fleece.rules.errors import IllegalMoveError
 from fleece.rules.mutton.game import GameState, Phase
 from fleece.rules.mutton.moves import Move, Side, format_move
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 from fleece.solver.mutton.advice import Decision, decision_for
 from fleece.solver.mutton.bots.base import WolfBot, random_wolves
 from fleece.solver.mutton.bots.knowledge import public_problem
@@ -61,7 +61,7 @@ def bot_reply(state: GameState, bot: str, side: Side, seed: int) -> Step:
     return Step(state, tuple(replies))
 
 
-def setup(rules: RuleSet, person: Side, seed: int, layout: str = "sparse") -> GameState:
+def setup(rules: MuttonOptions, person: Side, seed: int, layout: str = "sparse") -> GameState:
     """The game's set-up, drawn from the seed: the layout (sparse where it exists) and, when
     the robot plays the Wolf, its secret wolves. A page can keep the moves after the set-up
     and the seed, and rebuild the game without showing the robot's wolves."""
@@ -72,7 +72,7 @@ def setup(rules: RuleSet, person: Side, seed: int, layout: str = "sparse") -> Ga
     return state
 
 
-def start(rules: RuleSet, person: Side, bot: str, seed: int, layout: str = "sparse") -> Step:
+def start(rules: MuttonOptions, person: Side, bot: str, seed: int, layout: str = "sparse") -> Step:
     """A new game against the robot: the set-up (`setup`) and the robot's first moves (as
     the Wolf: its first kill); a person playing the Wolf chooses the wolves first (M6)."""
     check_bot(bot, "bot")

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from fleece.rules.errors import FleeceError
 from fleece.rules.mutton.moves import Side
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 from fleece.solver.mutton.bots.base import Bot, WolfBot
 from fleece.solver.mutton.bots.belief import MAX_SETS, set_count
 from fleece.solver.mutton.bots.farmer import FleeceFarmer
@@ -22,10 +22,10 @@ DESCRIPTIONS = {
     "random": "uniformly random legal moves",
     "v2": "boardspace.net's V2 robot, from the description of its behaviour",
 }
-FARMERS: dict[str, Callable[[RuleSet, int], Bot]] = {
+FARMERS: dict[str, Callable[[MuttonOptions, int], Bot]] = {
     "fleece": FleeceFarmer, "random": RandomFarmer, "v2": V2Farmer,
 }
-WOLVES: dict[str, Callable[[RuleSet, int], WolfBot]] = {
+WOLVES: dict[str, Callable[[MuttonOptions, int], WolfBot]] = {
     "fleece": FleeceWolf, "random": RandomWolf, "v2": V2Wolf,
 }
 
@@ -37,7 +37,7 @@ def check_bot(name: str, field: str) -> str:
     return name
 
 
-def check_rules(rules: RuleSet, field: str = "rules") -> None:
+def check_rules(rules: MuttonOptions, field: str = "rules") -> None:
     """FleeceError when the robots cannot play a rule set: they track every wolf set, so at
     most MAX_SETS of them (26 animals and up to 6 wolves)."""
     total = set_count(rules.num_sheep, rules.num_wolves, rules.dictionary)
@@ -47,10 +47,10 @@ def check_rules(rules: RuleSet, field: str = "rules") -> None:
                           f"{MAX_SETS} (fewer wolves or animals)")
 
 
-def make_bot(name: str, side: Side, rules: RuleSet, seed: int) -> Bot:
+def make_bot(name: str, side: Side, rules: MuttonOptions, seed: int) -> Bot:
     """A robot by name for one side, seeded."""
     check_bot(name, "--farmer" if side is Side.FARMER else "--wolf")
     check_rules(rules)
-    table: dict[str, Callable[[RuleSet, int], Bot]] = dict(
+    table: dict[str, Callable[[MuttonOptions, int], Bot]] = dict(
         FARMERS if side is Side.FARMER else WOLVES)
     return table[name](rules, seed)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from fleece.rules.mutton.game import GameState
 from fleece.rules.mutton.moves import Escape, Move, WolfPass
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 from fleece.solver.mutton.bots.base import WolfBot, kill_move
 from fleece.solver.mutton.bots.belief import Belief
 from fleece.solver.mutton.bots.board import KillOption, Position
@@ -66,7 +66,7 @@ class FleeceWolf(WolfBot):
 
     name = "fleece"
 
-    def __init__(self, rules: RuleSet, seed: int, settings: WolfSettings | None = None
+    def __init__(self, rules: MuttonOptions, seed: int, settings: WolfSettings | None = None
                  ) -> None:
         super().__init__(rules, seed)
         self.settings = settings or WolfSettings()

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from fleece.rules.errors import FleeceError
 from fleece.rules.mutton.chart import Chart, farmer_chart, render_chart
 from fleece.rules.mutton.game import GameState, Phase
-from fleece.rules.mutton.options import RuleSet
+from fleece.rules.mutton.options import MuttonOptions
 from fleece.rules.mutton.simulate import random_move
 from fleece.solver.puzzles.core import Grade, minimise
 from fleece.solver.puzzles.mutton.answer import (
@@ -48,7 +48,7 @@ class MuttonPuzzle:
         return human_solve(self.chart, self.wolves, self.question, target=self.answer)
 
 
-def game_moments(rules: RuleSet, rng: random.Random) -> list[Chart]:
+def game_moments(rules: MuttonOptions, rng: random.Random) -> list[Chart]:
     """The Farmer's chart at the start of every round of one random game, and at its end."""
     state = GameState.new(rules)
     out: list[Chart] = []
@@ -85,7 +85,7 @@ def minimize(chart: Chart, k: int, question: MuttonQuestion, ans: frozenset[str]
     return minimise(chart, later, remove, accept)
 
 
-def attempt(rules: RuleSet, grade: Grade, question: MuttonQuestion, seed: str
+def attempt(rules: MuttonOptions, grade: Grade, question: MuttonQuestion, seed: str
             ) -> MuttonPuzzle | None:
     """One generation attempt from a seeded random game: a minimal puzzle of exactly `grade`,
     or None. Deterministic in `seed`."""
@@ -115,13 +115,13 @@ def attempt(rules: RuleSet, grade: Grade, question: MuttonQuestion, seed: str
 
 
 def generate(count: int, grade: Grade, question: MuttonQuestion | None, seed: int,
-             rules: RuleSet | None = None, workers: int = 1,
+             rules: MuttonOptions | None = None, workers: int = 1,
              progress: Callable[[int, int], None] | None = None,
              max_attempts: int | None = None) -> list[MuttonPuzzle]:
     """`count` distinct puzzles of `grade`; `question` None mixes both questions. Attempt i uses
     seed `"{seed}:{i}"`, and results are taken in attempt order, so the output does not depend
     on `workers`. `progress(found, attempts)` is called after each attempt."""
-    rules = rules or RuleSet()
+    rules = rules or MuttonOptions()
     limit = max_attempts if max_attempts is not None else max(2000, 400 * count)
     jobs = ((rules, grade, question, f"{seed}:{i}") for i in range(limit))
     found, tried = collect(
@@ -133,7 +133,8 @@ def generate(count: int, grade: Grade, question: MuttonQuestion | None, seed: in
     return found
 
 
-def _attempt_job(job: tuple[RuleSet, Grade, MuttonQuestion | None, str]) -> MuttonPuzzle | None:
+def _attempt_job(job: tuple[MuttonOptions, Grade, MuttonQuestion | None, str]
+                 ) -> MuttonPuzzle | None:
     rules, grade, question, seed = job
     q = question if question is not None else random.Random(seed + "q").choice(list(MuttonQuestion))
     return attempt(rules, grade, q, seed)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from fleece.rules.errors import FleeceError, Stopped
-from fleece.rules.ulvtafl.game import SIDE_NAMES, Options, Rules, UlvState, initial_state
+from fleece.rules.ulvtafl.game import SIDE_NAMES, Rules, UlvState, UlvtaflOptions, initial_state
 from fleece.rules.ulvtafl.geometry import NUM_POINTS, mask, points_of, ranks_mask
 from fleece.rules.ulvtafl.notation import position_text
 from fleece.solver.puzzles.pool import run_attempts
@@ -81,7 +81,7 @@ def _game(rng: random.Random) -> tuple[int, list[UlvState]]:
     """A game of the seeded greedy players from a setup of U9: (setup, positions)."""
     setup = rng.choice((13, 15, 17, 20))
     noise = rng.uniform(0.2, 1.0)
-    state = initial_state(Options(setup=setup))
+    state = initial_state(UlvtaflOptions(setup=setup))
     line = [state]
     while not state.is_terminal() and len(line) < MAX_GAME:
         state = bare(state.play(greedy_move(state, rng, noise)))
