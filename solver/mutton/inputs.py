@@ -187,8 +187,10 @@ def _json_wolves(data: dict[str, Any], wolves: int | None) -> int | None:
     if "format" in data or "game" in data or "version" in data:  # a puzzle's JSON twin
         if json_str(data, "format", default="") != "fleece-puzzle" or \
                 json_str(data, "game", default="") != "mutton":
-            raise ParseError("not a Mutton input: the 'format' and 'game' fields of a puzzle "
-                             "twin are 'fleece-puzzle' and 'mutton'")
+            bad = "format" if json_str(data, "format", default="") != "fleece-puzzle" else "game"
+            raise ParseError(f"not a Mutton input: field '{bad}' of a puzzle twin must be "
+                             f"'{'fleece-puzzle' if bad == 'format' else 'mutton'}'",
+                             field=bad)
         json_int(data, "version", default=1, lo=1, hi=1)
     json_bool(data, "passed", default=False)
     json_bool(data, "reveal", default=True)
