@@ -1,4 +1,4 @@
-"""Issue 11's speed targets, measured in one run: CLI start-up, the Mutton fast engine on the
+"""The speed targets, measured in one run: CLI start-up, the Mutton fast engine on the
 hard synthetic charts, and Woof!! on heavy evidence.
 
     python benchmarks/bench_speed.py            # full: medians of 9 runs
