@@ -69,6 +69,9 @@ RunoutOpt = Annotated[Runout, typer.Option(
     **choice(Runout), help="a player who cannot finish a war: loses (K2) or plays the last "
                            "card")]
 Json = Annotated[bool, typer.Option("--json", help="print JSON")]
+Players = Annotated[int, typer.Option(parser=int_in(1, 2), help="1 (solitaire) or 2")]
+MaxPositions = Annotated[int, typer.Option(parser=int_in(1, 10**8),
+                                           help="the most positions to solve")]
 
 
 @app.command("deck")
@@ -230,10 +233,8 @@ def herd_simulate(
 def conc_solve(
     deck: Annotated[str, typer.Option(help=DECK_HELP + "; every kind an even count",
                                       autocompletion=complete_deck)] = "wolf",
-    players: Annotated[int, typer.Option(parser=int_in(1, 2),
-                                         help="1 (solitaire) or 2")] = 1,
-    max_states: Annotated[int, typer.Option(
-        parser=int_in(1, 10**8), help="the most positions to solve")] = api.MAX_POSITIONS,
+    players: Players = 1,
+    max_states: MaxPositions = api.MAX_POSITIONS,
     timeout: Timeout = None,
     json: Json = False,
 ) -> int:
@@ -282,10 +283,8 @@ def conc_policy(
     position: Annotated[str, typer.Argument(
         help="cards left/known per kind, e.g. '4/2,2/0' or '2/0*3' (three such kinds)",
         show_default=False)],
-    players: Annotated[int, typer.Option(parser=int_in(1, 2),
-                                         help="1 (solitaire) or 2")] = 1,
-    max_states: Annotated[int, typer.Option(
-        parser=int_in(1, 10**8), help="the most positions to solve")] = api.MAX_POSITIONS,
+    players: Players = 1,
+    max_states: MaxPositions = api.MAX_POSITIONS,
     timeout: Timeout = None,
     json: Json = False,
 ) -> int:
