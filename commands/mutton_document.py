@@ -164,6 +164,6 @@ def advice_lines(doc: Document, advice: Any, fraction_text: Any, join_letters: A
                    f"(tie rule: {advice.tie_rule})")
         doc.line("  Most likely wolf: ", (advice.best_shot, "bold"),
                  f" (P(wolf) = {float(p):.3f}{' = ' + exact if exact else ''}){tie}.")
-    if advice.sheep_cost_worst == 0 and len(advice.berserk_set) > 1:
-        doc.line(f"  Berserk on {{{', '.join(advice.berserk_set)}}} wins now for certain and "
+    if advice.free_volley:
+        doc.line(f"  Berserk on {{{', '.join(advice.free_volley)}}} wins now for certain and "
                  "costs no sheep (if berserk is allowed and unused, M13).")

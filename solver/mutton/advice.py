@@ -130,6 +130,13 @@ class Advice:
         """Animals that are certainly living wolves: shooting them costs nothing."""
         return self.tied if self.best_probability == 1 else ()
 
+    @property
+    def free_volley(self) -> tuple[str, ...]:
+        """The berserk set when a volley on it wins now and costs no sheep (and is more than a
+        single shot), else nothing."""
+        return self.berserk_set if self.sheep_cost_worst == 0 and len(self.berserk_set) > 1 \
+            else ()
+
 
 def _living_wolf_range(problem: Problem, solution: Solution) -> tuple[int, int]:
     """(fewest, most) living wolves over the consistent sets: the fast engine's solution carries

@@ -85,17 +85,15 @@ def _mutton_advice(advice: Any) -> dict[str, Any] | None:
         return None
     decision = advice.decision
     p = advice.best_probability
-    sure = list(advice.sure_kill) if p == 1 else []
     return {
         "line": None if decision is None else decision.line,
         "lost": None if decision is None else decision.lost,
         "assumptions": [] if decision is None else list(decision.assumptions),
         "skipped": advice.skipped if decision is None else None,
-        "sure": sure, "none": p == 0, "best_shot": advice.best_shot,
+        "sure": list(advice.sure_kill), "none": p == 0, "best_shot": advice.best_shot,
         "p": f"{float(p):.3f}", "exact": exact(p), "tied": list(advice.tied[1:]),
         "tie_rule": advice.tie_rule,
-        "free_berserk": list(advice.berserk_set)
-        if advice.sheep_cost_worst == 0 and len(advice.berserk_set) > 1 else [],
+        "free_berserk": list(advice.free_volley),
     }
 
 
