@@ -378,9 +378,14 @@ class ProveRequest(PositionRequest):
     """`fleece ulvtafl prove`: prove that `side` can force a won end from a position (U7),
     with budgets (`seconds`, `max_nodes`, `memory`), a checkpoint folder to save to and
     `resume` from, several workers (threads) or a Ray cluster (`ray`: "local", "auto" or
-    an address), and a file to write the certificate to when the proof is found."""
+    an address), and a file to write the certificate to when the proof is found.
+    `safe_only` (the sheep play only moves after which no wolf can capture) and
+    `forward_only` (the sheep never step sideways) restrict a sheep proof to fewer moves:
+    what it proves holds in the game, and a failure ("failed") says nothing about it."""
 
     side: str = "sheep"
+    safe_only: bool = False
+    forward_only: bool = False
     seconds: float | None = None
     max_nodes: int | None = None
     memory: str | None = None
@@ -436,6 +441,10 @@ def prove(request: ProveRequest,
         raise FleeceError(f"'{request.side}' is not a side (sheep or wolves)", field="side")
     if request.workers < 1:
         raise FleeceError("at least one worker", field="workers", limit=1)
+    if (request.safe_only or request.forward_only) and request.side != "sheep":
+        raise FleeceError("only the sheep's moves can be restricted (safe_only, "
+                          "forward_only)", field="safe_only" if request.safe_only
+                          else "forward_only")
     if request.resume and request.checkpoint is None:
         raise FleeceError("resuming needs the checkpoint folder", field="resume")
     if (request.workers > 1 or request.ray) and request.checkpoint is not None:
@@ -457,7 +466,8 @@ def prove(request: ProveRequest,
 
         split = prove_split(state, attacker, workers=request.workers, nodes=request.max_nodes,
                             seconds=request.seconds, memory=memory,
-                            ray_address=request.ray, progress=progress)
+                            ray_address=request.ray, safe_only=request.safe_only,
+                            forward_only=request.forward_only, progress=progress)
         data = split.to_json()
         outcome, nodes, seconds = split.outcome, split.nodes, split.seconds
         executor, strategy = split.executor, split.certificate
@@ -470,7 +480,8 @@ def prove(request: ProveRequest,
         if request.resume:
             assert request.checkpoint is not None
             prover = Prover.load(request.checkpoint, state=state, attacker=attacker,
-                                 memory=memory)
+                                 memory=memory, forward_only=request.forward_only,
+                                 safe_only=request.safe_only)
         else:
             from pathlib import Path
 
@@ -478,7 +489,8 @@ def prove(request: ProveRequest,
                     (Path(request.checkpoint) / "search.npz").exists():
                 raise FleeceError(f"{request.checkpoint}: holds a checkpoint (resume it, or "
                                   "force to start afresh)", field="checkpoint")
-            prover = Prover(state, attacker, memory=memory)
+            prover = Prover(state, attacker, memory=memory, safe_only=request.safe_only,
+                            forward_only=request.forward_only)
         outcome = prover.run(nodes=request.max_nodes, seconds=request.seconds,
                              progress=progress, checkpoint=request.checkpoint)
         info = prover.progress_info()

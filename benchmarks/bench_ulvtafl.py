@@ -6,7 +6,7 @@ written into the report):
     python benchmarks/bench_ulvtafl.py --report reports/ulvtafl-start \\
         [--runs 3] [--memory 4G] [--setups 13,15,17] [--seconds 600] \\
         [--twenty-seconds 600 --twenty-checkpoint DIR [--resume]] \\
-        [--variants] [--variant-nodes 20000000] [--skip-speed]
+        [--variants] [--variant-nodes 20000000] [--variant-memory 512M] [--skip-speed]
 
 Speed (medians of --runs interleaved runs, with the new engine's ratio to the first engine,
 legacy.py, in the same run; the load average is printed): perft(7) from the 20-sheep start
@@ -436,6 +436,8 @@ def main() -> None:
     ap.add_argument("--resume", action="store_true", help="resume the 20-sheep checkpoint")
     ap.add_argument("--variants", action="store_true")
     ap.add_argument("--variant-nodes", type=int, default=20_000_000)
+    ap.add_argument("--variant-memory", default="512M",
+                    help="memory budget per variant search (two at a time)")
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--report", help="write PATH.json and PATH.md")
     ap.add_argument("--render", action="store_true",
@@ -463,7 +465,8 @@ def main() -> None:
     from concurrent.futures import ThreadPoolExecutor
 
     pool = ThreadPoolExecutor(max_workers=1)
-    pending = pool.submit(variants, args.variant_nodes, "512M") if args.variants else None
+    pending = (pool.submit(variants, args.variant_nodes, args.variant_memory)
+               if args.variants else None)
     rows = []
     for setup in [int(x) for x in args.setups.split(",") if x]:
         rows.append(prove_setup(setup, args.memory, args.seconds, Path(".")))

@@ -356,6 +356,13 @@ def prove(
         help="write the certificate here when proved (.gz: compressed)")] = None,
     force: Annotated[bool, typer.Option(
         "--force", help="start afresh over a checkpoint, replace a certificate file")] = False,
+    safe_only: Annotated[bool, typer.Option(
+        "--safe-only", help="the sheep play only moves after which no wolf can capture: a "
+                            "smaller search whose proof holds; its failure proves nothing")
+    ] = False,
+    forward_only: Annotated[bool, typer.Option(
+        "--forward-only", help="the sheep never step sideways (a game with no repetition): "
+                               "its proof holds; its failure proves nothing")] = False,
     json: Json = False,
 ) -> int:
     """A long proof search (df-pn) for one side's win, with budgets, checkpoints to resume,
@@ -363,6 +370,7 @@ def prove(
     a certificate the reference rules re-checked (exit status 1 when not proved)."""
     request = api.ProveRequest(
         side=side.value, seconds=seconds, max_nodes=max_nodes, memory=memory,
+        safe_only=safe_only, forward_only=forward_only,
         checkpoint=checkpoint, resume=resume, force=force, workers=workers, ray=ray,
         certificate=certificate, **_position(setup, position, wolf, orthogonal,
                                              wolf_diagonal_captures_only, sheep_orthogonal,
@@ -378,7 +386,9 @@ def prove(
         return finish(report.outcome in ("proved", "disproved"))
     echo(f"position: {report.position}")
     words = {"proved": f"PROVED: the {report.side} can force a win",
-             "disproved": f"the {report.side} cannot force a win (U7: a draw or a loss)"}
+             "disproved": f"the {report.side} cannot force a win (U7: a draw or a loss)",
+             "failed": f"the {report.side} cannot force a win with only the moves allowed "
+                       "(--safe-only, --forward-only); nothing is claimed about the game"}
     echo(words.get(report.outcome, f"open: {report.outcome}; nothing is claimed"))
     echo(f"work: {report.nodes:,} nodes in {report.seconds:,.1f} s "
          f"({report.nodes_per_second:,.0f} nodes/s, {report.executor})")

@@ -127,6 +127,46 @@ def test_u7_the_17_sheep_start_is_a_sheep_win_with_a_checked_certificate() -> No
     assert check_certificate(start, "sheep", cert) >= len(cert) > 50
 
 
+def test_proofs_the_table_lost_come_back_from_the_proof_store() -> None:
+    """A proof is never searched twice: with the table wiped after the 17-sheep proof, the
+    search reads every proved child from the store and settles the root again in one
+    node, with the same height (plies to the win) as before."""
+    start = initial_state(UlvtaflOptions(setup=17))
+    prover = Prover(start, SHEEP, table_bits=20)
+    assert prover.run(nodes=20_000_000) == "proved"
+    height = prover.height(start)
+    assert height is not None and height > 10
+    nodes = prover.nodes
+    prover.tt[:] = 0
+    assert prover.run(nodes=1_000_000) == "proved"
+    assert prover.nodes == nodes + 1
+    assert prover.height(start) == height
+    cert = prover.certificate()
+    assert cert is not None and check_certificate(start, "sheep", cert) > 50
+
+
+def test_restricted_sheep_moves_prove_or_fail_never_disprove(tmp_path: Path) -> None:
+    """`safe_only` and `forward_only` searches claim a proof (checked) or fail, and a
+    checkpoint of one resumes only as the same restriction."""
+    from fleece.api import ulvtafl as api
+
+    for workers in (1, 2):
+        both = api.prove(api.ProveRequest(setup=20, safe_only=True, forward_only=True,
+                                          max_nodes=2_000_000, memory="64M",
+                                          workers=workers))
+        assert both.outcome == "failed" and both.certificate_positions is None
+        assert both.nodes < 1_000_000
+    with pytest.raises(FleeceError, match="only the sheep"):
+        api.prove(api.ProveRequest(setup=13, side="wolves", safe_only=True))
+    state = initial_state(UlvtaflOptions(setup=15))
+    prover = Prover(state, SHEEP, table_bits=12, safe_only=True)
+    prover.run(nodes=5_000)
+    prover.save(tmp_path / "ck")
+    with pytest.raises(CheckpointError, match="safe-only is True"):
+        Prover.load(tmp_path / "ck", safe_only=False)
+    assert Prover.load(tmp_path / "ck", safe_only=True).safe_only
+
+
 # ---- budgets, checkpoints, bad input --------------------------------------------------------
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fleece.rules.errors import FleeceError
-from fleece.rules.ulvtafl.game import Move, UlvState
+from fleece.rules.ulvtafl.game import SHEEP, Move, UlvState
 from fleece.rules.ulvtafl.notation import parse_move, parse_position, position_text
 from fleece.solver.ulvtafl import engine as e
 from fleece.solver.ulvtafl.budget import check_positive, resolve
@@ -35,9 +35,10 @@ class UnitRunner:
     "wolves"), run in chunks. The same class serves threads and Ray actors."""
 
     def __init__(self, position: str, attacker: str, memory: int,
-                 profile: str = DEFAULT_PROFILE) -> None:
+                 profile: str = DEFAULT_PROFILE, safe_only: bool = False,
+                 forward_only: bool = False) -> None:
         self.prover = Prover(parse_position(position), SIDE.index(attacker), memory=memory,
-                             profile=profile)
+                             profile=profile, safe_only=safe_only, forward_only=forward_only)
 
     def run(self, nodes: int) -> dict[str, Any]:
         """Search `nodes` more nodes; the unit's summary (outcome, nodes, pn, dn, ...)."""
@@ -128,12 +129,19 @@ def mirror_move(text: str) -> str:
 
 
 def _combine(root_attacks: bool, outcomes: list[str]) -> str:
+    """The root's outcome from its units': "failed" (a restricted search's disproof, which
+    says nothing of the game) wherever a disproof would need it."""
+    lost = ("disproved", "failed")
     if root_attacks:
         if "proved" in outcomes:
             return "proved"
-        return "disproved" if all(o == "disproved" for o in outcomes) else "open"
-    if any(o == "disproved" for o in outcomes):
+        if all(o in lost for o in outcomes):
+            return "failed" if "failed" in outcomes else "disproved"
+        return "open"
+    if "disproved" in outcomes:
         return "disproved"
+    if "failed" in outcomes:
+        return "failed"
     return "proved" if all(o == "proved" for o in outcomes) else "open"
 
 
@@ -146,8 +154,9 @@ class _Threads:
         self.pool = ThreadPoolExecutor(max_workers=workers)
         self.futures: dict[Future[dict[str, Any]], int] = {}
 
-    def make(self, position: str, attacker: str, memory: int, profile: str) -> Any:
-        return UnitRunner(position, attacker, memory, profile)
+    def make(self, position: str, attacker: str, memory: int, profile: str,
+             restrict: tuple[bool, bool]) -> Any:
+        return UnitRunner(position, attacker, memory, profile, *restrict)
 
     def submit(self, runner: Any, index: int, nodes: int) -> None:
         self.futures[self.pool.submit(runner.run, nodes)] = index
@@ -185,8 +194,9 @@ class _Ray:
         self.actor = ray.remote(num_cpus=1)(UnitRunner)
         self.refs: dict[Any, int] = {}
 
-    def make(self, position: str, attacker: str, memory: int, profile: str) -> Any:
-        return self.actor.remote(position, attacker, memory, profile)
+    def make(self, position: str, attacker: str, memory: int, profile: str,
+             restrict: tuple[bool, bool]) -> Any:
+        return self.actor.remote(position, attacker, memory, profile, *restrict)
 
     def submit(self, runner: Any, index: int, nodes: int) -> None:
         self.refs[runner.run.remote(nodes)] = index
@@ -207,14 +217,19 @@ def prove_split(state: UlvState, attacker: int, *, workers: int = 2,
                 nodes: int | None = None, seconds: float | None = None,
                 memory: int | str | None = None, chunk: int = CHUNK,
                 ray_address: str | None = None, profile: str = DEFAULT_PROFILE,
+                safe_only: bool = False, forward_only: bool = False,
                 progress: Callable[[dict[str, Any]], None] | None = None) -> SplitResult:
     """Prove (or refute) an attacker win from `state` with its root moves as work units
     shared by `workers` workers: threads, or Ray actors with `ray_address` ("local" starts
     Ray on this machine; "auto" or "ray://host:port" joins a cluster). The `memory` budget
     is split between the units' tables; `nodes` (total) and `seconds` bound the work.
-    Ctrl-C stops cleanly with what is known."""
+    `safe_only` and `forward_only` restrict the sheep as in Prover (a sheep attacker only;
+    the root is then "failed" where the restricted sheep cannot win). Ctrl-C stops cleanly
+    with what is known."""
     if workers < 1:
         raise FleeceError(f"workers must be at least 1, not {workers}")
+    if (safe_only or forward_only) and attacker != SHEEP:
+        raise FleeceError("only the sheep's moves can be restricted in a sheep proof")
     check_positive("the node budget", nodes)
     check_positive("the time budget", seconds)
     if state.is_terminal():
@@ -230,7 +245,8 @@ def prove_split(state: UlvState, attacker: int, *, workers: int = 2,
     outcome = "open"
     try:
         for i in searched:
-            runners[i] = pool.make(units[i].position, SIDE[attacker], share, profile)
+            runners[i] = pool.make(units[i].position, SIDE[attacker], share, profile,
+                                   (safe_only, forward_only))
         turn = 0
 
         def open_units() -> list[int]:
