@@ -143,6 +143,10 @@ def test_proofs_the_table_lost_come_back_from_the_proof_store() -> None:
     assert prover.height(start) == height
     cert = prover.certificate()
     assert cert is not None and check_certificate(start, "sheep", cert) > 50
+    prover.prm[e.P_NO_STORE] = 1  # the same wipe without reading the store: a search
+    prover.tt[:] = 0
+    assert prover.run(nodes=20_000_000) == "proved"
+    assert prover.nodes > nodes + 10_000
 
 
 def test_restricted_sheep_moves_prove_or_fail_never_disprove(tmp_path: Path) -> None:

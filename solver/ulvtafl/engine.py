@@ -613,8 +613,9 @@ def proved_children(g: Any, z: Any, ps: Any, s: int, w: int, side: int, attacker
 FRAME_COLS = 16
 # prm: the search's parameters (int64): [0] 1 = the attacking sheep play only safe moves
 # (no wolf can capture after them: proofs hold, disproofs mean nothing), [1] the initial
-# numbers' profile (0 mobility, 1 evaluation), [2:] the evaluation's weights.
-P_SAFE, P_EVAL = 0, 1
+# numbers' profile (0 mobility, 1 evaluation), [2:7] the evaluation's weights, [7] 1 = never
+# read the proof store (to measure what reading it saves).
+P_SAFE, P_EVAL, P_NO_STORE = 0, 1, 7
 PRM_SIZE = 8
 
 
@@ -661,6 +662,7 @@ def dfpn(g: Any, z: Any, tt: Any, ps: Any, kid: Any, fr: Any, pcls: Any, scr: An
     Counters: ctr[0] nodes, [1] deepest ply, [2] depth cuts, [3] buffer overflows, [4]
     table entries in use, [6] proofs, [7] proof-store entries."""
     safe = prm[P_SAFE] != 0 and attacker == SHEEP
+    read_store = prm[P_NO_STORE] == 0
     mask = (tt.shape[0] - 1) & ~(BUCKET - 1)
     rh, rm = hash_of(z, rs, rw, rside)
     fr[0, F_S] = rs
@@ -768,7 +770,9 @@ def dfpn(g: Any, z: Any, tt: Any, ps: Any, kid: Any, fr: Any, pcls: Any, scr: An
                         if j < 0:
                             # the table lost it: a proof is never lost (the store keeps
                             # every proved position, and a proof holds on every path)
-                            o = store_slot(ps, canon(kid[i, K_H], kid[i, K_M]))
+                            o = -1
+                            if read_store:
+                                o = store_slot(ps, canon(kid[i, K_H], kid[i, K_M]))
                             if o >= 0:
                                 hg = INF + (ps[o, 1] >> ORD_BITS)
                                 if cside == attacker:

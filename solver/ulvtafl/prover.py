@@ -72,12 +72,14 @@ class Prover:
     an acyclic game whose sheep proofs are proofs of the real game and whose disproofs mean
     nothing ("failed"). `safe_only` (a sheep attacker only) lets the sheep play only moves
     after which no wolf can capture: again its proofs hold and its disproofs mean nothing.
-    The table takes `table_bits` (2**bits entries of 32 bytes) or the
-    largest size the `memory` budget allows."""
+    `read_store=False` keeps the search from reading proofs back from the proof store
+    (only to measure what reading it saves). The table takes `table_bits` (2**bits
+    entries of 32 bytes) or the largest size the `memory` budget allows."""
 
     def __init__(self, state: UlvState, attacker: int, *, table_bits: int | None = None,
                  memory: int | str | None = None, forward_only: bool = False,
-                 profile: str = DEFAULT_PROFILE, safe_only: bool = False) -> None:
+                 profile: str = DEFAULT_PROFILE, safe_only: bool = False,
+                 read_store: bool = True) -> None:
         if (forward_only or safe_only) and attacker != SHEEP:
             raise ValueError("only the sheep's moves can be restricted in a sheep proof")
         if profile not in PROFILES:
@@ -95,6 +97,7 @@ class Prover:
         self.profile = profile
         self.prm = np.zeros(e.PRM_SIZE, dtype=np.int64)
         self.prm[e.P_SAFE] = int(safe_only)
+        self.prm[e.P_NO_STORE] = int(not read_store)
         self.prm[e.P_EVAL:e.P_EVAL + len(PROFILES[profile])] = PROFILES[profile]
         self.g = e.geometry(state.rules, forward_only)
         self.tt = e.table(1 << table_bits)
