@@ -333,6 +333,11 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
             out.append(f"| proof search, 13-sheep start, table 2**{bits}: new engine / first "
                        f"engine | {new:,.0f} / {old:,.0f} nodes per CPU-second "
                        f"({new / old:.2f}x) |")
+        if "store_read_nodes" in spd:
+            out.append(
+                f"| nodes to the 13-sheep proof on a 2**18 table: proof store read / not read "
+                f"| {spd['store_read_nodes']:,} ({spd['store_read_outcome']}) / "
+                f"{spd['store_unread_nodes']:,} ({spd['store_unread_outcome']}) |")
         out += [f"| split search, 20-sheep start, total rate: 1 worker / 2 workers | "
                 f"{spd['split_rate_1']:,.0f} / {spd['split_rate_2']:,.0f} nodes/s "
                 f"({spd['split_rate_2'] / spd['split_rate_1']:.2f}x) |", ""]
