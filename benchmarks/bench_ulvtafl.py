@@ -25,6 +25,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import shlex
 import statistics
 import sys
@@ -204,7 +205,9 @@ def frontier(prover: Prover) -> dict[str, Any]:
         line.append(best[1].text())
         seen.add(best[2].key)
         state = best[2]
-    return {"root_moves": kids, "most_proving_line": line}
+    return {"root_moves": kids, "most_proving_line": line,
+            "table_entries": int(prover.tt.shape[0]), "table_fill": round(prover.fill, 4),
+            "proofs_stored": int(prover.ctr[7]), "store_room": int(prover.ps.shape[0])}
 
 
 def _after(state: UlvState, m: Any) -> tuple[int, int]:
@@ -367,6 +370,11 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
                                    f"({k['work']:,})" for k in f["root_moves"]))
             out.append(f"- the most-proving line (where the search would look next): "
                        f"{' '.join(f['most_proving_line'])}")
+            if "proofs_stored" in f:
+                out.append(f"- memory: a table of {f['table_entries']:,} entries, "
+                           f"{100 * f['table_fill']:.1f}% full; the proof store keeps "
+                           f"{f['proofs_stored']:,} proved positions (room for "
+                           f"{f['store_room']:,})")
         if resumed_runs(r):
             out.append(str(resumed_runs(r)))
         if r.get("trace"):
@@ -376,7 +384,14 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
         out.append("")
     ends = [ending(r["position"], r["longest_line"]) for r in rows if r.get("longest_line")]
     if ends and all("wolves have no legal move" in x for x in ends):
-        out += [PLAN]  # its words hold for exactly these endings
+        left = sorted({int(m) for x in ends for m in re.findall(r"with (\d+) sheep left", x)})
+        spread = f"{left[0]}" if len(left) == 1 else f"{left[0]} to {left[-1]}"
+        still = [r for r in rows if r["value"] == "unknown"]
+        out += [PLAN.format(left=spread, open=(
+            f" The {' and '.join(str(r['setup']) for r in still)}-sheep start is open: its "
+            "frontier above gives the root moves' proof and disproof numbers and the line "
+            "the search would look at next (the search's own choice, not a claim about best "
+            "play)." if still else ""))]  # its words hold for exactly these endings
     if var:
         out += ["## U6 variants (one wolf)", "",
                 "### Movement limits", "", "| setup | limits | value | proof size | nodes |",
@@ -418,14 +433,12 @@ def ending(position: str, line: list[str]) -> str:
 PLAN = """## How the sheep win, and how the wolves resist
 
 Read from the lines above (each replayed by the reference model; "how it ends" is computed,
-not written by hand): in every proved setup the wolf's longest defence is to come out of
-the paddock and take what it can, and it loses by being shut in deep in the sheep's half
-(no legal move, U5) with 9 or 10 sheep left, not by a full paddock. The sheep's winning plan
-is to let the wolf capture its way down into their home ranks and then close the last
-points around it. These are the certificates' lines against the longest resistance; other
-winning plans may exist. The 20-sheep start is open: its frontier above gives the root
-moves' proof and disproof numbers and the line the search would look at next (the search's
-own choice, not a claim about best play).
+not written by hand): in every proved setup the wolves' longest defence is to come out of
+the paddock and take what they can, and they lose by being shut in deep in the sheep's half
+(no legal move, U5) with {left} sheep left, not by a full paddock. The sheep's winning plan
+is to let the wolves capture their way down into the home ranks and then close the last
+points around them. These are the certificates' lines against the longest resistance; other
+winning plans may exist.{open}
 """
 
 
