@@ -1,0 +1,47 @@
+"""The committed Ulvtafl start report: its markdown is exactly its JSON rendered by the
+benchmark's own renderer (no figure typed by hand, none left behind by an older run), and
+every value it claims comes with the figures of a checked proof."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+REPORT = ROOT / "reports" / "ulvtafl-start"
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_ulvtafl",
+                                                  ROOT / "benchmarks" / "bench_ulvtafl.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_ulvtafl", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_report_markdown_is_its_json_rendered() -> None:
+    bench = _bench()
+    data = json.loads(REPORT.with_suffix(".json").read_text(encoding="utf-8"))
+    text = bench.markdown(bench.public_command(data["command"]), data["speed"],
+                          data["setups"], data["variants"], data["started"], data["seconds"])
+    assert REPORT.with_suffix(".md").read_text(encoding="utf-8") == text + "\n"
+    assert "/tmp/" not in text  # the checkpoint folder is the reader's DIR
+
+
+def test_every_claimed_value_has_a_checked_proof_size() -> None:
+    """A start or variant is 'sheep' or 'wolves' only with the proof size its certificate
+    check counted; 'unknown' rows carry the work spent."""
+    data = json.loads(REPORT.with_suffix(".json").read_text(encoding="utf-8"))
+    rows = data["setups"] + data["variants"]["limits"] + [
+        v for v in data["variants"]["wolf_anywhere"] if v.get("nodes", 0) > 0]
+    assert rows
+    for row in rows:
+        if row["value"] in ("sheep", "wolves"):
+            assert isinstance(row["proof_size"], int) and row["proof_size"] > 0, row
+        else:
+            assert row["value"] in ("unknown", "draw") and row["nodes"] > 0, row
