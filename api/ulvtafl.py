@@ -381,9 +381,11 @@ class ProveRequest(PositionRequest):
     an address), and a file to write the certificate to when the proof is found.
     `safe_only` (the sheep play only moves after which no wolf can capture) and
     `forward_only` (the sheep never step sideways) restrict a sheep proof to fewer moves:
-    what it proves holds in the game, and a failure ("failed") says nothing about it."""
+    what it proves holds in the game, and a failure ("failed") says nothing about it.
+    `profile` picks the initial proof numbers ("mobility" or "paddock")."""
 
     side: str = "sheep"
+    profile: str = "mobility"
     safe_only: bool = False
     forward_only: bool = False
     seconds: float | None = None
@@ -441,6 +443,11 @@ def prove(request: ProveRequest,
         raise FleeceError(f"'{request.side}' is not a side (sheep or wolves)", field="side")
     if request.workers < 1:
         raise FleeceError("at least one worker", field="workers", limit=1)
+    from fleece.solver.ulvtafl.prover import PROFILES
+
+    if request.profile not in PROFILES:
+        raise FleeceError(f"'{request.profile}' is not a profile ({', '.join(PROFILES)})",
+                          field="profile")
     if (request.safe_only or request.forward_only) and request.side != "sheep":
         raise FleeceError("only the sheep's moves can be restricted (safe_only, "
                           "forward_only)", field="safe_only" if request.safe_only
@@ -466,7 +473,8 @@ def prove(request: ProveRequest,
 
         split = prove_split(state, attacker, workers=request.workers, nodes=request.max_nodes,
                             seconds=request.seconds, memory=memory,
-                            ray_address=request.ray, safe_only=request.safe_only,
+                            ray_address=request.ray, profile=request.profile,
+                            safe_only=request.safe_only,
                             forward_only=request.forward_only, progress=progress)
         data = split.to_json()
         outcome, nodes, seconds = split.outcome, split.nodes, split.seconds
@@ -481,7 +489,7 @@ def prove(request: ProveRequest,
             assert request.checkpoint is not None
             prover = Prover.load(request.checkpoint, state=state, attacker=attacker,
                                  memory=memory, forward_only=request.forward_only,
-                                 safe_only=request.safe_only)
+                                 safe_only=request.safe_only, profile=request.profile)
         else:
             from pathlib import Path
 
@@ -490,7 +498,7 @@ def prove(request: ProveRequest,
                 raise FleeceError(f"{request.checkpoint}: holds a checkpoint (resume it, or "
                                   "force to start afresh)", field="checkpoint")
             prover = Prover(state, attacker, memory=memory, safe_only=request.safe_only,
-                            forward_only=request.forward_only)
+                            forward_only=request.forward_only, profile=request.profile)
         outcome = prover.run(nodes=request.max_nodes, seconds=request.seconds,
                              progress=progress, checkpoint=request.checkpoint)
         info = prover.progress_info()

@@ -48,6 +48,14 @@ class Side(StrEnum):
     WOLVES = "wolves"
 
 
+class Profile(StrEnum):
+    """The proof search's initial proof and disproof numbers (solver.ulvtafl.prover
+    PROFILES): the mover's mobility, or also the sheep's distance to a full paddock."""
+
+    MOBILITY = "mobility"
+    PADDOCK = "paddock"
+
+
 SetupOpt = Annotated[Setup | None, typer.Option(
     **choice(Setup), show_default=False,
     help="start from a setup of U9: 13, 15 or 17 sheep against one wolf, or 20 against two "
@@ -356,6 +364,9 @@ def prove(
         help="write the certificate here when proved (.gz: compressed)")] = None,
     force: Annotated[bool, typer.Option(
         "--force", help="start afresh over a checkpoint, replace a certificate file")] = False,
+    profile: Annotated[Profile, typer.Option(
+        **choice(Profile), help="initial proof numbers: the mover's mobility, or also the "
+                                "sheep's distance to a full paddock")] = Profile.MOBILITY,
     safe_only: Annotated[bool, typer.Option(
         "--safe-only", help="the sheep play only moves after which no wolf can capture: a "
                             "smaller search whose proof holds; its failure proves nothing")
@@ -370,7 +381,7 @@ def prove(
     a certificate the reference rules re-checked (exit status 1 when not proved)."""
     request = api.ProveRequest(
         side=side.value, seconds=seconds, max_nodes=max_nodes, memory=memory,
-        safe_only=safe_only, forward_only=forward_only,
+        safe_only=safe_only, forward_only=forward_only, profile=profile.value,
         checkpoint=checkpoint, resume=resume, force=force, workers=workers, ray=ray,
         certificate=certificate, **_position(setup, position, wolf, orthogonal,
                                              wolf_diagonal_captures_only, sheep_orthogonal,

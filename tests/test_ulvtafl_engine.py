@@ -169,6 +169,11 @@ def test_restricted_sheep_moves_prove_or_fail_never_disprove(tmp_path: Path) -> 
     with pytest.raises(CheckpointError, match="safe-only is True"):
         Prover.load(tmp_path / "ck", safe_only=False)
     assert Prover.load(tmp_path / "ck", safe_only=True).safe_only
+    with pytest.raises(CheckpointError, match="the mobility profile"):
+        Prover.load(tmp_path / "ck", profile="paddock")
+    with pytest.raises(FleeceError, match="not a profile") as info:
+        api.prove(api.ProveRequest(setup=13, profile="greedy"))
+    assert info.value.field == "profile"
 
 
 # ---- budgets, checkpoints, bad input --------------------------------------------------------

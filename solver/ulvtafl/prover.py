@@ -378,7 +378,8 @@ class Prover:
     @classmethod
     def load(cls, path: str | Path, state: UlvState | None = None,
              attacker: int | None = None, forward_only: bool | None = None,
-             memory: int | str | None = None, safe_only: bool | None = None) -> Prover:
+             memory: int | str | None = None, safe_only: bool | None = None,
+             profile: str | None = None) -> Prover:
         """A search resumed from a checkpoint folder. CheckpointError in one line when it is
         missing, corrupt, from another engine version, or (when given) for another root,
         attacker or rule set; BudgetError when its table exceeds `memory`."""
@@ -416,6 +417,8 @@ class Prover:
             raise CheckpointError(f"{target}: a search for a {info['attacker']} win")
         if forward_only is not None and forward_only != info["forward_only"]:
             raise CheckpointError(f"{target}: forward-only is {info['forward_only']} there")
+        if profile is not None and profile != info["profile"]:
+            raise CheckpointError(f"{target}: a search with the {info['profile']} profile")
         if safe_only is not None and safe_only != bool(info.get("safe_only", False)):
             raise CheckpointError(f"{target}: safe-only is "
                                   f"{bool(info.get('safe_only', False))} there")
