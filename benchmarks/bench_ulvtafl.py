@@ -230,15 +230,22 @@ def twenty(seconds: float, memory: str, checkpoint: str | None, resume: bool
         prover = Prover(state, SHEEP, memory=memory)
     before = prover.nodes
     t0 = time.perf_counter()
+    seen: list[dict[str, Any]] = []
+
+    def progress(info: dict[str, Any]) -> None:
+        print(json.dumps(info), file=sys.stderr, flush=True)
+        seen.append({k: info[k] for k in ("nodes", "seconds", "proof_number",
+                                          "disproof_number", "table_fill")})
+
     outcome = prover.run(seconds=seconds, checkpoint=checkpoint,
-                         every=max(300.0, seconds / 4), report_every=60.0,
-                         progress=lambda i: print(json.dumps(i), file=sys.stderr, flush=True))
+                         every=max(300.0, seconds / 4), report_every=60.0, progress=progress)
     spent = time.perf_counter() - t0
     row: dict[str, Any] = {"setup": 20, "position": position_text(state),
                            "search": prover.summary(), "nodes": prover.nodes,
                            "seconds": round(prover.seconds, 1),
                            "nodes_per_second": round((prover.nodes - before) / max(spent, 1e-9)),
-                           "trace": prover.trace, "table_entries": prover.tt.shape[0]}
+                           "trace": prover.trace, "table_entries": prover.tt.shape[0],
+                           "progress": seen}
     if outcome == "proved":
         cert = prover.certificate()
         assert cert is not None
@@ -377,6 +384,13 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
                            f"{f['store_room']:,})")
         if resumed_runs(r):
             out.append(str(resumed_runs(r)))
+        if r.get("progress"):
+            step = max(1, len(r["progress"]) // 12)
+            out.append("- root numbers during this run (search seconds, nodes: pn/dn, table "
+                       "fill): " + ", ".join(
+                           f"{x['seconds']:,.0f} s, {x['nodes']:,}: {x['proof_number']}/"
+                           f"{x['disproof_number']}, {100 * x['table_fill']:.0f}%"
+                           for x in r["progress"][step - 1::step]))
         if r.get("trace"):
             out.append("- root numbers over time (nodes: pn/dn): " + ", ".join(
                 f"{t['nodes']:,}: {t['proof_number']}/{t['disproof_number']}"
