@@ -443,15 +443,6 @@ def prove(request: ProveRequest,
         raise FleeceError(f"'{request.side}' is not a side (sheep or wolves)", field="side")
     if request.workers < 1:
         raise FleeceError("at least one worker", field="workers", limit=1)
-    from fleece.solver.ulvtafl.prover import PROFILES
-
-    if request.profile not in PROFILES:
-        raise FleeceError(f"'{request.profile}' is not a profile ({', '.join(PROFILES)})",
-                          field="profile")
-    if (request.safe_only or request.forward_only) and request.side != "sheep":
-        raise FleeceError("only the sheep's moves can be restricted (safe_only, "
-                          "forward_only)", field="safe_only" if request.safe_only
-                          else "forward_only")
     if request.resume and request.checkpoint is None:
         raise FleeceError("resuming needs the checkpoint folder", field="resume")
     if (request.workers > 1 or request.ray) and request.checkpoint is not None:

@@ -134,11 +134,11 @@ def speed(runs: int) -> dict[str, Any]:
         out[f"pns_new_{bits}"] = SPEED_NODES / t["new"]
         out[f"pns_old_{bits}"] = SPEED_NODES / t["old"]
     # what reading proofs back from the proof store saves where the table is too small
-    for read in (True, False):
+    for read, name in ((True, "read"), (False, "unread")):
         p = Prover(start13, SHEEP, table_bits=18, read_store=read)
         p.run(nodes=400_000_000)
-        out[f"store_{'read' if read else 'unread'}_nodes"] = p.nodes
-        out[f"store_{'read' if read else 'unread'}_outcome"] = p.outcome()
+        out[f"store_{name}_nodes"] = p.nodes
+        out[f"store_{name}_outcome"] = p.outcome()
     workers = {}
     for n in (1, 2):
         r = prove_split(start20, SHEEP, workers=n, seconds=40, memory="1G",

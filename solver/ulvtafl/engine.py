@@ -528,36 +528,36 @@ def fingerprint(h: int) -> int:
 
 
 @njit_inline
-def store_add(ps: Any, key: int, ordinal: int, height: int) -> bool:
-    """Record a proved position's first ordinal and its height (plies to the win, as in
-    the table's infinite number); False when it was there (or no room)."""
+def store_find(ps: Any, key: int) -> int:
+    """The slot holding `key` in the store, else the empty slot where it would go, else -1
+    (64 slots probed, all taken by other keys)."""
     mask = ps.shape[0] - 1
     i = (key >> 5) & mask
     for _ in range(64):
         k = ps[i, 0]
-        if k == key:
-            return False
-        if k == 0:
-            ps[i, 0] = key
-            ps[i, 1] = ordinal | (min(height, 1 << 20) << ORD_BITS)
-            return True
+        if k == key or k == 0:
+            return int(i)
         i = (i + 1) & mask
-    return False
+    return -1
+
+
+@njit_inline
+def store_add(ps: Any, key: int, ordinal: int, height: int) -> bool:
+    """Record a proved position's first ordinal and its height (plies to the win, as in
+    the table's infinite number); False when it was there (or no room)."""
+    i = store_find(ps, key)
+    if i < 0 or ps[i, 0] == key:
+        return False
+    ps[i, 0] = key
+    ps[i, 1] = ordinal | (min(height, 1 << 20) << ORD_BITS)
+    return True
 
 
 @njit_inline
 def store_slot(ps: Any, key: int) -> int:
     """The slot of a proved position in the store, or -1."""
-    mask = ps.shape[0] - 1
-    i = (key >> 5) & mask
-    for _ in range(64):
-        k = ps[i, 0]
-        if k == key:
-            return int(i)
-        if k == 0:
-            return -1
-        i = (i + 1) & mask
-    return -1
+    i = store_find(ps, key)
+    return i if i >= 0 and ps[i, 0] == key else -1
 
 
 @njit_inline
@@ -765,13 +765,12 @@ def dfpn(g: Any, z: Any, tt: Any, ps: Any, kid: Any, fr: Any, pcls: Any, scr: An
                         if kid[i, K_DEP] != -1:
                             continue
                         kid[i, K_DEP] = NO_DEP
-                        j = tt_probe(tt, canon(kid[i, K_H], kid[i, K_M]))
+                        ck = canon(kid[i, K_H], kid[i, K_M])
+                        j = tt_probe(tt, ck)
                         if j < 0:
                             # the table lost it: a proof is never lost (the store keeps
                             # every proved position, and a proof holds on every path)
-                            o = -1
-                            if read_store:
-                                o = store_slot(ps, canon(kid[i, K_H], kid[i, K_M]))
+                            o = store_slot(ps, ck) if read_store else -1
                             if o >= 0:
                                 hg = INF + (ps[o, 1] >> ORD_BITS)
                                 if cside == attacker:

@@ -21,11 +21,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fleece.rules.errors import FleeceError
-from fleece.rules.ulvtafl.game import SHEEP, Move, UlvState
+from fleece.rules.ulvtafl.game import Move, UlvState
 from fleece.rules.ulvtafl.notation import parse_move, parse_position, position_text
 from fleece.solver.ulvtafl import engine as e
 from fleece.solver.ulvtafl.budget import check_positive, resolve
-from fleece.solver.ulvtafl.prover import DEFAULT_PROFILE, SIDE, Prover, mirror_points
+from fleece.solver.ulvtafl.prover import (
+    DEFAULT_PROFILE,
+    SIDE,
+    Prover,
+    check_options,
+    mirror_points,
+)
 
 CHUNK = 2_000_000  # nodes a worker searches in one unit before it picks again
 
@@ -228,8 +234,7 @@ def prove_split(state: UlvState, attacker: int, *, workers: int = 2,
     with what is known."""
     if workers < 1:
         raise FleeceError(f"workers must be at least 1, not {workers}")
-    if (safe_only or forward_only) and attacker != SHEEP:
-        raise FleeceError("only the sheep's moves can be restricted in a sheep proof")
+    check_options(attacker, profile, safe_only, forward_only)  # before any worker starts
     check_positive("the node budget", nodes)
     check_positive("the time budget", seconds)
     if state.is_terminal():

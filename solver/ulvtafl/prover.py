@@ -48,6 +48,17 @@ class CheckpointError(FleeceError, ValueError):
     """A checkpoint that cannot be read, or belongs to another search."""
 
 
+def check_options(attacker: int, profile: str, safe_only: bool, forward_only: bool) -> None:
+    """Refuse, in one line naming the option, a profile that does not exist or a restriction
+    of the sheep's moves in a search that is not for a sheep win."""
+    if profile not in PROFILES:
+        raise FleeceError(f"'{profile}' is not a profile ({', '.join(PROFILES)})",
+                          field="profile")
+    if (safe_only or forward_only) and attacker != SHEEP:
+        raise FleeceError("only the sheep's moves can be restricted (safe_only, "
+                          "forward_only)", field="safe_only" if safe_only else "forward_only")
+
+
 def table_bits_for(memory: int) -> int:
     """The largest table (as a power of two) that fits the memory budget with the buffers."""
     room = memory - BUFFER_BYTES
@@ -80,10 +91,7 @@ class Prover:
                  memory: int | str | None = None, forward_only: bool = False,
                  profile: str = DEFAULT_PROFILE, safe_only: bool = False,
                  read_store: bool = True) -> None:
-        if (forward_only or safe_only) and attacker != SHEEP:
-            raise ValueError("only the sheep's moves can be restricted in a sheep proof")
-        if profile not in PROFILES:
-            raise ValueError(f"unknown profile {profile!r} (known: {', '.join(PROFILES)})")
+        check_options(attacker, profile, safe_only, forward_only)
         budget = resolve(memory)
         if table_bits is None:
             table_bits = table_bits_for(budget)
