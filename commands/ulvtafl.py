@@ -48,6 +48,9 @@ class Side(StrEnum):
     WOLVES = "wolves"
 
 
+FULL_TABLE = 0.99  # a table this full at the end of an open search: the memory hint
+
+
 class Profile(StrEnum):
     """The proof search's initial proof and disproof numbers (solver.ulvtafl.prover
     PROFILES): the mover's mobility, or also the sheep's distance to a full paddock."""
@@ -408,6 +411,10 @@ def prove(
              f"{report.disproof_number}"
              + (f", table {100 * report.table_fill:.0f}% full"
                 if report.table_fill is not None else ""))
+    if report.outcome in ("timeout", "max-nodes", "interrupted") and \
+            report.table_fill is not None and report.table_fill >= FULL_TABLE:
+        echo("the table is full: a proof search on a table too small for it may never "
+             "finish (README: how much memory a proof needs); give it more --memory")
     if report.certificate_positions is not None:
         whose = "the sheep's" if report.side == "sheep" else "the wolves'"
         echo(f"certificate: {whose} move in {report.certificate_positions:,} "

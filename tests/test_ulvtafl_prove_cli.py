@@ -67,3 +67,17 @@ def test_bad_budgets_are_one_line() -> None:
         r = invoke(["ulvtafl", "prove", "--setup", "17", *args])
         assert r.exit_code == 2, (args, r.output)
         assert r.stderr.startswith("fleece: error: ") and r.stderr.count("\n") == 1
+
+
+def test_an_open_search_on_a_full_table_says_to_give_it_memory() -> None:
+    """A search stopped with its table full names memory as the remedy; one stopped with
+    room to spare does not."""
+    full = invoke(["ulvtafl", "prove", "--setup", "17", "--memory", "12M",
+                   "--max-nodes", "1000000"])
+    assert full.exit_code == 1, full.stderr
+    assert "table 100% full" in full.stdout
+    assert "give it more --memory" in full.stdout
+    roomy = invoke(["ulvtafl", "prove", "--setup", "17", "--memory", "64M",
+                    "--max-nodes", "1000"])
+    assert roomy.exit_code == 1, roomy.stderr
+    assert "open: max-nodes" in roomy.stdout and "--memory" not in roomy.stdout
