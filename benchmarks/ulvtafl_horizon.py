@@ -1,0 +1,238 @@
+"""How far before a won end the proof search sees the sheep's win in the 20-sheep game: a
+plausible game from the start, then the proof horizon along it.
+
+One command regenerates reports/ulvtafl-horizon.md and .json (the command is written in):
+
+    python benchmarks/ulvtafl_horizon.py --report reports/ulvtafl-horizon \\
+        [--move-nodes 3000000] [--move-memory 48M] [--nodes 200000000] [--memory 200M]
+
+The game: at each turn a search of --move-nodes nodes from the position rates the moves.
+The sheep play the move the safe-only search (the sheep only make moves after which no wolf
+can capture) finds most proving, the wolves the move the unrestricted search finds hardest
+for the sheep (largest proof number); no move returns to a position of the game. Every
+search is deterministic, so the game is the same on every machine. The horizon: from the
+game's end backwards, each position with the sheep to move is searched for a sheep win,
+once with the safe-only search and once unrestricted, --nodes nodes each, until each search
+fails to prove one. A proof is reported only with its certificate (the sheep's move in
+every position of the proof, kept in the JSON), which the reference rules re-check here and
+in tests/test_ulvtafl_horizon_report.py. The game itself proves nothing about the start:
+the wolves' moves are a search's choice, not every defence.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from fleece.rules.io import atomic_write
+from fleece.rules.ulvtafl.game import SHEEP, UlvState, UlvtaflOptions, initial_state
+from fleece.rules.ulvtafl.notation import parse_position, position_text
+from fleece.solver.ulvtafl import engine as e
+from fleece.solver.ulvtafl.budget import resolve
+from fleece.solver.ulvtafl.certificate import check_certificate
+from fleece.solver.ulvtafl.prover import Prover, table_bits_for
+
+MODES = ("safe-only", "unrestricted")
+
+
+def sheep_proof_number(prover: Prover, child: UlvState) -> int | None:
+    """The sheep's proof number of a position in a search's table (None: not reached)."""
+    phi, delta, _, hit = e.entry(prover.g, e.Z, prover.tt, e.to_grid(child.sheep),
+                                 e.to_grid(child.wolves), child.to_move)
+    if not hit:
+        return None
+    return int(phi if child.to_move == SHEEP else delta)
+
+
+def move_score(judge: Prover, child: UlvState, sheep_move: bool) -> int:
+    """Lower is better for the mover. The sheep: the child's proof number for the sheep.
+    The wolves: the largest proof number, then the smallest disproof number (in millions,
+    at most 1,000): -1000 pn + min(dn, 10**9) // 10**6. A child the search did not reach
+    counts 2**45 for both numbers."""
+    found = sheep_proof_number(judge, child)
+    if sheep_move:
+        return 1 << 45 if found is None else found
+    phi, delta, _, hit = e.entry(judge.g, e.Z, judge.tt, e.to_grid(child.sheep),
+                                 e.to_grid(child.wolves), child.to_move)
+    pn, dn = (int(phi), int(delta)) if child.to_move == SHEEP else (int(delta), int(phi))
+    if not hit:
+        pn = dn = 1 << 45
+    return -pn * 1000 + min(dn, 10**9) // 10**6
+
+
+def play_game(move_nodes: int, bits: int, plies: int = 200) -> list[dict[str, Any]]:
+    """The game described above, one row a ply: position, move, sheep left."""
+    state = initial_state(UlvtaflOptions(setup=20))
+    seen: set[Any] = set()
+    game: list[dict[str, Any]] = []
+    for ply in range(plies):
+        if state.is_terminal():
+            break
+        judge = Prover(state, SHEEP, table_bits=bits)
+        judge.run(nodes=move_nodes)
+        if state.to_move == SHEEP:
+            safe = Prover(state, SHEEP, table_bits=bits, safe_only=True)
+            if safe.run(nodes=move_nodes) != "failed":
+                judge = safe
+        best: tuple[int, Any, UlvState] | None = None
+        for move in state.legal_moves():
+            child = state.play(move)
+            if child.key in seen:
+                continue
+            if child.is_terminal():  # a win for the mover first, a loss last
+                mover = "sheep" if state.to_move == SHEEP else "wolves"
+                score = -(1 << 62) if child.result == mover else 1 << 62
+            else:
+                score = move_score(judge, child, state.to_move == SHEEP)
+            if best is None or score < best[0]:
+                best = (score, move, child)
+        if best is None:
+            break
+        game.append({"ply": ply, "position": position_text(state), "move": best[1].text(),
+                     "sheep": bin(state.sheep).count("1")})
+        seen.add(state.key)
+        state = best[2]
+    game.append({"ply": len(game), "position": position_text(state), "move": None,
+                 "sheep": bin(state.sheep).count("1"),
+                 "result": state.result if state.is_terminal() else None})
+    return game
+
+
+def horizon(game: list[dict[str, Any]], mode: str, nodes: int, bits: int
+            ) -> list[dict[str, Any]]:
+    """From the game's end backwards, the sheep-to-move positions searched for a sheep win
+    until one is not proved within `nodes`; each proof with its re-checked certificate."""
+    rows = []
+    for row in reversed(game):
+        state = parse_position(row["position"])
+        if state.is_terminal() or state.to_move != SHEEP:
+            continue
+        prover = Prover(state, SHEEP, table_bits=bits, safe_only=mode == "safe-only")
+        t0 = time.perf_counter()
+        outcome = prover.run(nodes=nodes)
+        out: dict[str, Any] = {"ply": row["ply"], "outcome": outcome, "nodes": prover.nodes,
+                               "seconds": round(time.perf_counter() - t0, 1)}
+        cert = prover.certificate() if outcome == "proved" else None
+        if cert is not None:
+            out["proof_size"] = check_certificate(state, "sheep", cert)
+            out["certificate"] = cert
+        rows.append(out)
+        print(f"{mode} ply {row['ply']}: {outcome} {prover.nodes:,} nodes", flush=True)
+        if cert is None:
+            break
+    return rows
+
+
+def _count(n: int, noun: str) -> str:
+    """`n` and the noun, plural unless n is 1."""
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
+def _ending(position: str) -> str:
+    """How a game ended, in words, from its last position (the reference rules' reason)."""
+    state = parse_position(position)
+    if state.result is None:
+        return "unfinished"
+    who = {"sheep": "the sheep win", "wolves": "the wolves win"}.get(state.result, "a draw")
+    return f"{who} ({state.reason})"
+
+
+def markdown(data: dict[str, Any]) -> str:
+    """The report's markdown, from its JSON alone."""
+    game = data["game"]
+    end = game[-1]
+    sweeps = data["horizon"]
+    out = ["# How far ahead the proof search sees the sheep's win (20 sheep, two wolves)", "",
+           f"Command: `{data['command']}`", "",
+           f"Run {data['started']}, {data['seconds']:,.0f} s. Figures: nodes of the "
+           "proof search (df-pn, solver/ulvtafl/engine.py); each proof's certificate was "
+           "re-checked by the reference rules, and the JSON keeps it.", "",
+           "## The game", "",
+           "The sheep play the move the safe-only search (the sheep make only moves after "
+           "which no wolf can capture) finds most proving, the wolves the move the "
+           "unrestricted search finds hardest for the sheep; each search looks at "
+           f"{data['move_nodes']:,} nodes from the position. The game proves nothing about "
+           "the start: the wolves' moves are a search's choice, not every defence.", "",
+           f"It ends after {end['ply']} plies, {_ending(end['position'])}, with "
+           f"{end['sheep']} of 20 sheep left: `{end['position']}`.", "",
+           "Moves: " + " ".join(f"{r['ply'] // 2 + 1}." * (r["ply"] % 2 == 0) + r["move"]
+                                for r in game if r["move"]), "",
+           "## The horizon", "",
+           "From the end backwards, each position with the sheep to move, searched for a "
+           f"sheep win within {data['nodes']:,} nodes, until the first one not proved:", "",
+           "| ply | position | " + " | ".join(MODES) + " |",
+           "|---|---|" + "---|" * len(MODES)]
+    by_mode = {m: {r["ply"]: r for r in sweeps[m]} for m in MODES}
+    plies = sorted({p for m in MODES for p in by_mode[m]}, reverse=True)
+    text = {r["ply"]: r["position"] for r in game}
+    for ply in plies:
+        cells = []
+        for m in MODES:
+            r = by_mode[m].get(ply)
+            if r is None:
+                cells.append("")
+            elif r["outcome"] == "proved":
+                cells.append(f"proved: {_count(r['nodes'], 'node')}, proof "
+                             f"{_count(r['proof_size'], 'position')}")
+            else:
+                cells.append(f"open after {r['nodes']:,} nodes")
+        out.append(f"| {ply} | `{text[ply].split(' |')[0]}` | " + " | ".join(cells) + " |")
+    out.append("")
+    for m in MODES:
+        proved = [r for r in sweeps[m] if r["outcome"] == "proved"]
+        first = min((r["ply"] for r in proved), default=None)
+        if first is None:
+            out.append(f"- {m}: no position of the game proved.")
+        else:
+            out.append(f"- {m}: the sheep's win proved from ply {first} on, "
+                       f"{end['ply'] - first} plies before the end "
+                       f"(at most {max(r['nodes'] for r in proved):,} nodes a position).")
+    return "\n".join(out)
+
+
+def main() -> None:
+    """Parse the options, play the game, sweep the horizon, write the report."""
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    ap.add_argument("--move-nodes", type=int, default=3_000_000)
+    ap.add_argument("--move-memory", default="48M", help="memory of each move's search")
+    ap.add_argument("--nodes", type=int, default=200_000_000, help="budget a position")
+    ap.add_argument("--memory", default="200M", help="memory of each horizon search")
+    ap.add_argument("--report", help="write PATH.json and PATH.md (replacing them)")
+    ap.add_argument("--render", action="store_true", help="only write PATH.md from PATH.json")
+    args = ap.parse_args()
+    command = "python " + " ".join(shlex.quote(a) for a in sys.argv)
+    if args.render and args.report:
+        base = Path(args.report)
+        data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
+        atomic_write(base.with_suffix(".md"), markdown(data) + "\n", overwrite=True)
+        return
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    t0 = time.perf_counter()
+    game = play_game(args.move_nodes, table_bits_for(resolve(args.move_memory)))
+    print(f"game: {len(game) - 1} plies, {game[-1]['sheep']} sheep left", flush=True)
+    bits = table_bits_for(resolve(args.memory))
+    with ThreadPoolExecutor(max_workers=2) as pool:  # the searches release the GIL
+        futures = {m: pool.submit(horizon, game, m, args.nodes, bits) for m in MODES}
+        sweeps = {m: f.result() for m, f in futures.items()}
+    data = {"command": command, "started": started,
+            "seconds": round(time.perf_counter() - t0, 1), "move_nodes": args.move_nodes,
+            "nodes": args.nodes, "game": game, "horizon": sweeps}
+    text = markdown(data)
+    if args.report:
+        base = Path(args.report)
+        atomic_write(base.with_suffix(".json"), json.dumps(data, indent=1) + "\n",
+                     overwrite=True)
+        atomic_write(base.with_suffix(".md"), text + "\n", overwrite=True)
+        print(f"report: {base.with_suffix('.md')} (+ .json)")
+    else:
+        print(text)
+
+
+if __name__ == "__main__":
+    main()
