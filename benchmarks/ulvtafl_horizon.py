@@ -35,7 +35,12 @@ from fleece.rules.ulvtafl.game import SHEEP, UlvState, UlvtaflOptions, initial_s
 from fleece.rules.ulvtafl.notation import parse_position, position_text
 from fleece.solver.ulvtafl import engine as e
 from fleece.solver.ulvtafl.budget import resolve
-from fleece.solver.ulvtafl.certificate import check_certificate
+from fleece.solver.ulvtafl.certificate import (
+    Certificate,
+    check_certificate,
+    sample_check,
+    write_certificate,
+)
 from fleece.solver.ulvtafl.prover import Prover, table_bits_for
 
 MODES = ("safe-only", "unrestricted")
@@ -129,6 +134,60 @@ def horizon(game: list[dict[str, Any]], mode: str, nodes: int, bits: int
     return rows
 
 
+def kept_sweep(game: list[dict[str, Any]], nodes: int, bits: int, base: Path | None
+               ) -> dict[str, Any]:
+    """The safe-only sweep with its proofs kept: one search retargeted at each position of
+    the game from the end backwards (both sides to move), so an earlier root finds the
+    later positions proved, until one is not proved within `nodes`. The earliest proof's
+    certificate is re-checked by the reference rules (whole, or 2,000 random lines when it
+    holds more than 200,000 positions) and written beside the report when large."""
+    prover: Prover | None = None
+    rows: list[dict[str, Any]] = []
+    first: tuple[int, UlvState] | None = None
+    for row in reversed(game):
+        state = parse_position(row["position"])
+        if state.is_terminal():
+            continue
+        if prover is None:
+            prover = Prover(state, SHEEP, table_bits=bits, safe_only=True)
+        else:
+            prover.retarget(state)
+        before = prover.nodes
+        t0 = time.perf_counter()
+        outcome = prover.run(nodes=nodes)
+        rows.append({"ply": row["ply"], "outcome": outcome, "nodes": prover.nodes - before,
+                     "seconds": round(time.perf_counter() - t0, 1),
+                     "table_fill": round(prover.fill, 4),
+                     "proofs_stored": int(prover.ctr[7])})
+        print(f"kept ply {row['ply']}: {outcome} {prover.nodes - before:,} nodes", flush=True)
+        if outcome != "proved":
+            break
+        first = (row["ply"], state)
+    out: dict[str, Any] = {"rows": rows, "table_entries": 1 << bits}
+    if prover is None or first is None:
+        return out
+    prover.retarget(first[1])
+    cert = prover.certificate()
+    out["earliest"] = first[0]
+    if cert is None:
+        out["certificate"] = None  # the proof store could not hold the whole proof
+        return out
+    if len(cert) > 200_000:
+        out["checked"] = f"{sample_check(first[1], 'sheep', cert, 2000):,} plies of 2,000 " \
+                         "random lines"
+    else:
+        out["checked"] = f"whole: {check_certificate(first[1], 'sheep', cert):,} positions"
+    out["certificate_positions"] = len(cert)
+    if len(cert) > 5000 and base is not None:
+        name = f"{base.name}-ply{first[0]}.cert.json.gz"
+        write_certificate(base.parent / name, Certificate(first[1], "sheep", cert),
+                          overwrite=True)
+        out["certificate"] = name
+    else:
+        out["certificate"] = cert
+    return out
+
+
 def _count(n: int, noun: str) -> str:
     """`n` and the noun, plural unless n is 1."""
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
@@ -193,6 +252,36 @@ def markdown(data: dict[str, Any]) -> str:
             out.append(f"- {m}: the sheep's win proved from ply {first} on, "
                        f"{end['ply'] - first} plies before the end "
                        f"(at most {max(r['nodes'] for r in proved):,} nodes a position).")
+    kept = data.get("kept")
+    if kept:
+        out += ["", "## The safe-only sweep with its proofs kept", "",
+                "One search, retargeted at each position of the game from the end backwards "
+                "(both sides to move), on one table of "
+                f"{kept['table_entries']:,} entries: an earlier root finds the later "
+                f"positions proved. Budget {data['kept_nodes']:,} nodes a position.", "",
+                "| ply | to move | outcome | nodes | table fill | proofs stored |",
+                "|---|---|---|---|---|---|"]
+        for r in kept["rows"]:
+            mover = "sheep" if parse_position(text[r["ply"]]).to_move == SHEEP else "wolves"
+            if r["outcome"] == "proved" and r["nodes"] < 1000 and r is not kept["rows"][-1]:
+                continue
+            out.append(f"| {r['ply']} | {mover} | {r['outcome']} | {r['nodes']:,} | "
+                       f"{100 * r['table_fill']:.1f}% | {r['proofs_stored']:,} |")
+        out.append("")
+        out.append("(Positions proved in under 1,000 nodes are left out of the table.)")
+        if "earliest" in kept:
+            out.append("")
+            where = kept.get("certificate")
+            if where is None:
+                out.append(f"- The earliest position proved is ply {kept['earliest']}; the "
+                           "proof store could not hold its whole proof, so no certificate "
+                           "is claimed.")
+            else:
+                file = f" (`reports/{where}`)" if isinstance(where, str) else " (in the JSON)"
+                out.append(f"- The earliest position proved is ply {kept['earliest']}: its "
+                           f"certificate{file} gives the sheep's move in "
+                           f"{kept['certificate_positions']:,} positions, re-checked by the "
+                           f"reference rules ({kept['checked']}).")
     return "\n".join(out)
 
 
@@ -203,12 +292,15 @@ def main() -> None:
     ap.add_argument("--move-memory", default="48M", help="memory of each move's search")
     ap.add_argument("--nodes", type=int, default=200_000_000, help="budget a position")
     ap.add_argument("--memory", default="200M", help="memory of each horizon search")
+    ap.add_argument("--kept-nodes", type=int, default=600_000_000,
+                    help="budget a position of the sweep with proofs kept (0: no sweep)")
+    ap.add_argument("--kept-memory", default="4G", help="memory of that sweep's search")
     ap.add_argument("--report", help="write PATH.json and PATH.md (replacing them)")
     ap.add_argument("--render", action="store_true", help="only write PATH.md from PATH.json")
     args = ap.parse_args()
     command = "python " + " ".join(shlex.quote(a) for a in sys.argv)
-    if args.render and args.report:
-        base = Path(args.report)
+    base = Path(args.report) if args.report else None
+    if args.render and base is not None:
         data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
         atomic_write(base.with_suffix(".md"), markdown(data) + "\n", overwrite=True)
         return
@@ -217,15 +309,19 @@ def main() -> None:
     game = play_game(args.move_nodes, table_bits_for(resolve(args.move_memory)))
     print(f"game: {len(game) - 1} plies, {game[-1]['sheep']} sheep left", flush=True)
     bits = table_bits_for(resolve(args.memory))
-    with ThreadPoolExecutor(max_workers=2) as pool:  # the searches release the GIL
+    with ThreadPoolExecutor(max_workers=3) as pool:  # the searches release the GIL
         futures = {m: pool.submit(horizon, game, m, args.nodes, bits) for m in MODES}
+        kept = (pool.submit(kept_sweep, game, args.kept_nodes,
+                            table_bits_for(resolve(args.kept_memory)), base)
+                if args.kept_nodes > 0 else None)
         sweeps = {m: f.result() for m, f in futures.items()}
+        kept_rows = kept.result() if kept is not None else None
     data = {"command": command, "started": started,
             "seconds": round(time.perf_counter() - t0, 1), "move_nodes": args.move_nodes,
-            "nodes": args.nodes, "game": game, "horizon": sweeps}
+            "nodes": args.nodes, "kept_nodes": args.kept_nodes, "game": game,
+            "horizon": sweeps, "kept": kept_rows}
     text = markdown(data)
-    if args.report:
-        base = Path(args.report)
+    if base is not None:
         atomic_write(base.with_suffix(".json"), json.dumps(data, indent=1) + "\n",
                      overwrite=True)
         atomic_write(base.with_suffix(".md"), text + "\n", overwrite=True)

@@ -26,10 +26,10 @@ from fleece.rules.ulvtafl.game import (
     initial_state,
     wolf_captures,
 )
-from fleece.rules.ulvtafl.notation import parse_position
+from fleece.rules.ulvtafl.notation import parse_move, parse_position, position_text
 from fleece.solver.ulvtafl import engine as e
 from fleece.solver.ulvtafl.budget import BudgetError, parse_memory
-from fleece.solver.ulvtafl.certificate import check_certificate
+from fleece.solver.ulvtafl.certificate import bare, check_certificate
 from fleece.solver.ulvtafl.legacy import LegacyProofSearch
 from fleece.solver.ulvtafl.prover import CheckpointError, Prover, mirror_points
 from fleece.solver.ulvtafl.search import retro_solve
@@ -147,6 +147,30 @@ def test_proofs_the_table_lost_come_back_from_the_proof_store() -> None:
     prover.tt[:] = 0
     assert prover.run(nodes=20_000_000) == "proved"
     assert prover.nodes > nodes + 10_000
+
+
+def test_a_retargeted_search_keeps_what_its_table_proved() -> None:
+    """After the 17-sheep proof, the same search retargeted at a position inside that proof
+    (a wolf reply and the sheep's answer) has it proved without a node, and its certificate
+    from there checks; another rule set is refused in one line."""
+    start = initial_state(UlvtaflOptions(setup=17))
+    prover = Prover(start, SHEEP, table_bits=20)
+    assert prover.run(nodes=20_000_000) == "proved"
+    cert = prover.certificate()
+    assert cert is not None
+    reply = next(iter(start.legal_moves()))
+    inner = start.play(reply)
+    inner = inner.play(parse_move(cert[position_text(bare(inner))]))
+    nodes = prover.nodes
+    prover.retarget(inner)
+    assert prover.run(nodes=1_000_000) == "proved" and prover.nodes == nodes
+    inner_cert = prover.certificate()
+    assert inner_cert is not None and len(inner_cert) < len(cert)
+    assert check_certificate(inner, "sheep", inner_cert) > 0
+    other = initial_state(UlvtaflOptions(setup=17, rules=Rules(sheep_orthogonal=True)))
+    with pytest.raises(FleeceError, match="keeps its rule set") as info:
+        prover.retarget(other)
+    assert info.value.field == "position"
 
 
 def test_restricted_sheep_moves_prove_or_fail_never_disprove(tmp_path: Path) -> None:

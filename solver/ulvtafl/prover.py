@@ -175,6 +175,20 @@ class Prover:
 
     # ---- searching ------------------------------------------------------------------------
 
+    def retarget(self, state: UlvState) -> None:
+        """Search from another root with the same table and stores: a proof holds for every
+        root and every path, and a disproof that leans on a repetition counts only where
+        that repetition is on the path, so what the table knows stays true (walking back
+        along a game, each earlier root finds the later positions proved). The root must
+        have the same rules."""
+        if state.rules != self.state.rules:
+            raise FleeceError("a search keeps its rule set; start a new one for other rules",
+                              field="position")
+        self.state = UlvState.create(state.rules, state.sheep, state.wolves, state.to_move)
+        self.root = grid_state(self.state)
+        self.verified_disproof = False
+        self.too_large = False
+
     def step(self, nodes: int) -> str:
         """Search about `nodes` more nodes (one uninterrupted compiled call per root
         iteration); the outcome so far. A disproof of the root is accepted only when the
