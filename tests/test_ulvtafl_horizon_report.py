@@ -5,14 +5,13 @@ re-check to the stated size."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from helpers.benchmarks import load_benchmark
 
 from fleece.rules.ulvtafl.game import SHEEP, UlvtaflOptions, initial_state
 from fleece.rules.ulvtafl.notation import parse_move, parse_position, position_text
@@ -23,13 +22,7 @@ REPORT = ROOT / "reports" / "ulvtafl-horizon"
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("ulvtafl_horizon",
-                                                  ROOT / "benchmarks" / "ulvtafl_horizon.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("ulvtafl_horizon", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("ulvtafl_horizon")
 
 
 def _data() -> dict[str, Any]:
@@ -74,3 +67,31 @@ def test_every_reported_proof_has_a_certificate_that_checks(mode: str) -> None:
             assert "certificate" not in row and row["nodes"] >= data["nodes"]
             continue
         assert check_certificate(state, "sheep", row["certificate"]) == row["proof_size"]
+
+
+def test_the_sweep_with_proofs_kept_claims_only_a_checked_certificate() -> None:
+    """The kept sweep walks back from the end and stops at its first failure; its earliest
+    proof comes with a certificate (inline or a file beside the report) that the reference
+    rules accept (a file is sampled: 200 random lines)."""
+    data = _data()
+    kept = data["kept"]
+    assert kept, "the committed report is made with the sweep (--kept-nodes above 0)"
+    positions = {row["ply"]: row["position"] for row in data["game"]}
+    rows = kept["rows"]
+    assert [r["ply"] for r in rows] == sorted((r["ply"] for r in rows), reverse=True)
+    assert all(r["outcome"] == "proved" for r in rows[:-1])
+    proved = [r["ply"] for r in rows if r["outcome"] == "proved"]
+    assert kept["earliest"] == min(proved)
+    where = kept["certificate"]
+    assert where is not None
+    state = parse_position(positions[kept["earliest"]])
+    if isinstance(where, str):
+        from fleece.solver.ulvtafl.certificate import read_certificates, sample_check
+
+        [cert] = read_certificates(REPORT.parent / where)
+        assert cert.winner == "sheep" and cert.root.key == state.key
+        assert len(cert.strategy) == kept["certificate_positions"]
+        assert sample_check(cert.root, "sheep", cert.strategy, 200) > 0
+    else:
+        assert len(where) == kept["certificate_positions"]
+        assert check_certificate(state, "sheep", where) > 0

@@ -4,25 +4,19 @@ every value it claims comes with the figures of a checked proof."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 from types import ModuleType
+
+from helpers.benchmarks import load_benchmark
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORT = ROOT / "reports" / "ulvtafl-start"
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_ulvtafl",
-                                                  ROOT / "benchmarks" / "bench_ulvtafl.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_ulvtafl", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("bench_ulvtafl")
 
 
 def test_the_report_markdown_is_its_json_rendered() -> None:
