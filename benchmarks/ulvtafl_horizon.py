@@ -4,7 +4,10 @@ plausible game from the start, then the proof horizon along it.
 One command regenerates reports/ulvtafl-horizon.md and .json (the command is written in):
 
     python benchmarks/ulvtafl_horizon.py --report reports/ulvtafl-horizon \\
-        [--move-nodes 3000000] [--move-memory 48M] [--nodes 200000000] [--memory 200M]
+        [--move-nodes 3000000] [--move-memory 48M] [--nodes 200000000] [--memory 200M] \\
+        [--kept-nodes 600000000] [--kept-memory 4G]
+
+(the committed report: --kept-memory 8G --kept-nodes 400000000; the command is written in)
 
 The game: at each turn a search of --move-nodes nodes from the position rates the moves.
 The sheep play the move the safe-only search (the sheep only make moves after which no wolf
@@ -13,10 +16,12 @@ for the sheep (largest proof number); no move returns to a position of the game.
 search is deterministic, so the game is the same on every machine. The horizon: from the
 game's end backwards, each position with the sheep to move is searched for a sheep win,
 once with the safe-only search and once unrestricted, --nodes nodes each, until each search
-fails to prove one. A proof is reported only with its certificate (the sheep's move in
-every position of the proof, kept in the JSON), which the reference rules re-check here and
-in tests/test_ulvtafl_horizon_report.py. The game itself proves nothing about the start:
-the wolves' moves are a search's choice, not every defence.
+fails to prove one; then the safe-only sweep again with one search that keeps its table
+from position to position (Prover.retarget). A proof is reported only with its certificate
+(the sheep's move in every position of the proof, kept in the JSON or a file beside it),
+which the reference rules re-check here and in tests/test_ulvtafl_horizon_report.py. The
+game itself proves nothing about the start: the wolves' moves are a search's choice, not
+every defence.
 """
 
 from __future__ import annotations
