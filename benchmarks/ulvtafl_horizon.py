@@ -38,7 +38,6 @@ from typing import Any
 from fleece.rules.io import atomic_write
 from fleece.rules.ulvtafl.game import SHEEP, UlvState, UlvtaflOptions, initial_state
 from fleece.rules.ulvtafl.notation import parse_position, position_text
-from fleece.solver.ulvtafl import engine as e
 from fleece.solver.ulvtafl.budget import resolve
 from fleece.solver.ulvtafl.certificate import (
     Certificate,
@@ -51,28 +50,14 @@ from fleece.solver.ulvtafl.prover import Prover, table_bits_for
 MODES = ("safe-only", "unrestricted")
 
 
-def sheep_proof_number(prover: Prover, child: UlvState) -> int | None:
-    """The sheep's proof number of a position in a search's table (None: not reached)."""
-    phi, delta, _, hit = e.entry(prover.g, e.Z, prover.tt, e.to_grid(child.sheep),
-                                 e.to_grid(child.wolves), child.to_move)
-    if not hit:
-        return None
-    return int(phi if child.to_move == SHEEP else delta)
-
-
 def move_score(judge: Prover, child: UlvState, sheep_move: bool) -> int:
     """Lower is better for the mover. The sheep: the child's proof number for the sheep.
     The wolves: the largest proof number, then the smallest disproof number (in millions,
     at most 1,000): -1000 pn + min(dn, 10**9) // 10**6. A child the search did not reach
-    counts 2**45 for both numbers."""
-    found = sheep_proof_number(judge, child)
+    counts 2**45 for both numbers. `judge` is a search for a sheep win."""
+    pn, dn = judge.numbers(child) or (1 << 45, 1 << 45)
     if sheep_move:
-        return 1 << 45 if found is None else found
-    phi, delta, _, hit = e.entry(judge.g, e.Z, judge.tt, e.to_grid(child.sheep),
-                                 e.to_grid(child.wolves), child.to_move)
-    pn, dn = (int(phi), int(delta)) if child.to_move == SHEEP else (int(delta), int(phi))
-    if not hit:
-        pn = dn = 1 << 45
+        return pn
     return -pn * 1000 + min(dn, 10**9) // 10**6
 
 

@@ -98,7 +98,7 @@ class Prover:
         elif memory is not None:
             require(BUFFER_BYTES + (ENTRY_BYTES << table_bits), budget,
                     f"a table of 2**{table_bits} entries")
-        self.state = UlvState.create(state.rules, state.sheep, state.wolves, state.to_move)
+        self._aim(state)
         self.attacker = attacker
         self.forward_only = forward_only
         self.safe_only = safe_only
@@ -117,9 +117,6 @@ class Prover:
         # nodes, deepest ply, depth cuts, buffer overflows, table fill, -, proofs, store fill
         self.ctr = np.zeros(8, dtype=np.int64)
         self.ps = np.zeros((max(1 << 10, self.tt.shape[0] // STORE_SHARE), 2), dtype=np.int64)
-        self.root = grid_state(self.state)
-        self.verified_disproof = False
-        self.too_large = False
         self.checks = 0
         self.seconds = 0.0
         self.trace: list[dict[str, Any]] = []
@@ -138,12 +135,18 @@ class Prover:
 
     def root_numbers(self) -> tuple[int, int]:
         """The root's (proof number, disproof number) for the attacker's win."""
-        s, w, side = self.root
+        return self._numbers(*self.root) or (1, 1)
+
+    def numbers(self, state: UlvState) -> tuple[int, int] | None:
+        """A position's (proof number, disproof number) for the attacker's win as the table
+        holds them; None when the table does not hold the position."""
+        return self._numbers(*grid_state(state))
+
+    def _numbers(self, s: int, w: int, side: int) -> tuple[int, int] | None:
         phi, delta, _, found = e.entry(self.g, e.Z, self.tt, s, w, side)
         if not found:
-            return 1, 1
-        phi, delta = int(phi), int(delta)
-        return (phi, delta) if side == self.attacker else (delta, phi)
+            return None
+        return (int(phi), int(delta)) if side == self.attacker else (int(delta), int(phi))
 
     def outcome(self) -> str:
         """"proved" (the attacker wins), "disproved" (it cannot), "failed" (a forward-only
@@ -184,6 +187,11 @@ class Prover:
         if state.rules != self.state.rules:
             raise FleeceError("a search keeps its rule set; start a new one for other rules",
                               field="position")
+        self._aim(state)
+
+    def _aim(self, state: UlvState) -> None:
+        """Make `state` (its board and side to move, no history) the root, with no verdict
+        on a disproof of it yet."""
         self.state = UlvState.create(state.rules, state.sheep, state.wolves, state.to_move)
         self.root = grid_state(self.state)
         self.verified_disproof = False
