@@ -382,7 +382,11 @@ class ProveRequest(PositionRequest):
     `safe_only` (the sheep play only moves after which no wolf can capture) and
     `forward_only` (the sheep never step sideways) restrict a sheep proof to fewer moves:
     what it proves holds in the game, and a failure ("failed") says nothing about it.
-    `profile` picks the initial proof numbers ("mobility" or "paddock")."""
+    `profile` picks the initial proof numbers ("mobility" or "paddock"). `tree` grows a
+    proof-number tree over df-pn searches of at most `leaf_max` nodes a leaf (the first
+    `leaf_nodes`), for proofs too large for one table; `checkpoint` is then its folder
+    (any number of workers) and `safe_leaves` searches each leaf with the sheep on safe
+    moves first (the unrestricted search where that fails)."""
 
     side: str = "sheep"
     profile: str = "mobility"
@@ -397,6 +401,10 @@ class ProveRequest(PositionRequest):
     workers: int = 1
     ray: str | None = None
     certificate: str | None = None
+    tree: bool = False
+    leaf_nodes: int = 1_000_000
+    leaf_max: int | None = None
+    safe_leaves: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -422,6 +430,7 @@ class ProveReport(Report):
     proof_positions: int | None
     certificate_file: str | None
     units: list[dict[str, Any]] = ABSENT
+    tree: dict[str, Any] = ABSENT
 
 
 def prove(request: ProveRequest,
@@ -445,7 +454,17 @@ def prove(request: ProveRequest,
         raise FleeceError("at least one worker", field="workers", limit=1)
     if request.resume and request.checkpoint is None:
         raise FleeceError("resuming needs the checkpoint folder", field="resume")
-    if (request.workers > 1 or request.ray) and request.checkpoint is not None:
+    if request.tree:
+        if request.ray:
+            raise FleeceError("the tree search runs its leaves on threads (--workers)",
+                              field="ray")
+        if request.safe_only or request.forward_only:
+            raise FleeceError("a tree search restricts its leaves only (safe_leaves)",
+                              field="safe_only" if request.safe_only else "forward_only")
+    elif request.safe_leaves:
+        raise FleeceError("safe leaves belong to the tree search (tree)", field="safe_leaves")
+    if (request.workers > 1 or request.ray) and request.checkpoint is not None \
+            and not request.tree:
         raise FleeceError("a split search keeps no checkpoint (one worker can)",
                           field="checkpoint")
     if request.certificate is not None and not request.force:
@@ -459,7 +478,14 @@ def prove(request: ProveRequest,
     memory = _memory(request.memory)
     text = position_text(bare(state))
     units: Any = ABSENT
-    if request.workers > 1 or request.ray:
+    tree: Any = ABSENT
+    if request.tree:
+        outcome, nodes, seconds, strategy, pn, dn, tree = _prove_tree(
+            request, state, attacker, memory, progress)
+        executor = f"proof tree, {request.workers} thread" + \
+            ("s" if request.workers > 1 else "")
+        fill = None
+    elif request.workers > 1 or request.ray:
         from fleece.solver.ulvtafl.parallel import prove_split
 
         split = prove_split(state, attacker, workers=request.workers, nodes=request.max_nodes,
@@ -515,7 +541,42 @@ def prove(request: ProveRequest,
                        table_fill=fill, workers=request.workers,
                        executor=executor, checkpoint=request.checkpoint,
                        certificate_positions=len(strategy) if strategy else None,
-                       proof_positions=checked, certificate_file=written, units=units)
+                       proof_positions=checked, certificate_file=written, units=units,
+                       tree=tree)
+
+
+def _prove_tree(request: ProveRequest, state: Any, attacker: int, memory: int | None,
+                progress: Callable[[dict[str, Any]], None] | None) -> tuple[Any, ...]:
+    """The tree search of `prove`: (outcome, nodes, seconds, certificate, root pn, dn,
+    the tree's figures)."""
+    from pathlib import Path
+
+    from fleece.solver.ulvtafl.tree import ProofTree
+
+    folder = request.checkpoint
+    if request.resume:
+        assert folder is not None
+        tree = ProofTree.load(folder, workers=request.workers, memory=memory, state=state,
+                              leaf_nodes=request.leaf_nodes, leaf_max=request.leaf_max)
+    else:
+        if folder is not None and not request.force and \
+                (Path(folder) / "tree.json.gz").exists():
+            raise FleeceError(f"{folder}: holds a saved tree (resume it, or force to start "
+                              "afresh)", field="checkpoint")
+        tree = ProofTree(state, attacker, workers=request.workers,
+                         leaf_nodes=request.leaf_nodes, leaf_max=request.leaf_max,
+                         memory=memory, safe_leaves=request.safe_leaves,
+                         profile=request.profile)
+    outcome = tree.run(nodes=request.max_nodes, seconds=request.seconds, progress=progress,
+                       folder=folder)
+    info = tree.progress_info()
+    figures = {k: info[k] for k in ("tree_nodes", "expanded", "leaf_searches",
+                                    "proved_leaves")}
+    figures["root_moves"] = tree.root_moves()
+    figures["principal_line"] = tree.principal_line()
+    strategy = tree.certificate() if outcome == "proved" else None
+    return (outcome, tree.work, tree.seconds, strategy, info["proof_number"],
+            info["disproof_number"], figures)
 
 
 def _number(value: Any) -> Any:

@@ -313,9 +313,11 @@ def _proof_progress() -> tuple[Any, Any]:
         if "units" in info:  # a split search: open units and total work
             return (f"{info.get('nodes', 0):,} nodes, {info.get('nodes_per_second', 0):,} "
                     f"nodes/s, {info.get('open', '?')} units open")
+        where = (f"{info['tree_nodes']:,} positions in the tree" if "tree_nodes" in info
+                 else f"table {100 * info['table_fill']:.0f}% full")
         return (f"{info['nodes']:,} nodes, {info['nodes_per_second']:,} nodes/s, root pn "
-                f"{_num(info['proof_number'])} dn {_num(info['disproof_number'])}, table "
-                f"{100 * info['table_fill']:.0f}% full, {info['seconds']:,.0f} s")
+                f"{_num(info['proof_number'])} dn {_num(info['disproof_number'])}, {where}, "
+                f"{info['seconds']:,.0f} s")
 
     if not sys.stderr.isatty():
         def plain(info: dict[str, Any]) -> None:
@@ -377,16 +379,32 @@ def prove(
     forward_only: Annotated[bool, typer.Option(
         "--forward-only", help="the sheep never step sideways (a game with no repetition): "
                                "its proof holds; its failure proves nothing")] = False,
+    tree: Annotated[bool, typer.Option(
+        "--tree", help="grow a proof-number tree over bounded df-pn searches of its leaves, "
+                       "for proofs too large for one table (--checkpoint is its folder)")
+    ] = False,
+    leaf_nodes: Annotated[int, typer.Option(
+        parser=int_in(1000, MAX_NODES),
+        help="--tree: the first search of a leaf, in nodes")] = 1_000_000,
+    leaf_max: Annotated[int | None, typer.Option(
+        parser=int_in(1000, MAX_NODES), show_default=False,
+        help="--tree: a leaf is searched again, its nodes doubled, up to this many; then "
+             "it is expanded (default 64 x --leaf-nodes)")] = None,
+    safe_leaves: Annotated[bool, typer.Option(
+        "--safe-leaves", help="--tree: search each leaf with the sheep on safe moves first "
+                              "(the unrestricted search where that fails)")] = False,
     json: Json = False,
 ) -> int:
     """A long proof search (df-pn) for one side's win, with budgets, checkpoints to resume,
-    a progress line, a clean stop on Ctrl-C, threads or Ray. A proof is reported only with
-    a certificate the reference rules re-checked (exit status 1 when not proved)."""
+    a progress line, a clean stop on Ctrl-C, threads or Ray; or, with --tree, a proof-number
+    tree whose leaves are bounded df-pn searches. A proof is reported only with a
+    certificate the reference rules re-checked (exit status 1 when not proved)."""
     request = api.ProveRequest(
         side=side.value, seconds=seconds, max_nodes=max_nodes, memory=memory,
         safe_only=safe_only, forward_only=forward_only, profile=profile.value,
         checkpoint=checkpoint, resume=resume, force=force, workers=workers, ray=ray,
-        certificate=certificate, **_position(setup, position, wolf, orthogonal,
+        certificate=certificate, tree=tree, leaf_nodes=leaf_nodes, leaf_max=leaf_max,
+        safe_leaves=safe_leaves, **_position(setup, position, wolf, orthogonal,
                                              wolf_diagonal_captures_only, sheep_orthogonal,
                                              no_repetition_draw))
     bar, update = _proof_progress()
@@ -411,6 +429,12 @@ def prove(
              f"{report.disproof_number}"
              + (f", table {100 * report.table_fill:.0f}% full"
                 if report.table_fill is not None else ""))
+    if report.tree:
+        t = report.tree
+        echo(f"tree: {t['tree_nodes']:,} positions, {t['expanded']:,} expanded, "
+             f"{t['leaf_searches']:,} leaf searches, {t['proved_leaves']:,} leaves proved")
+        if t["principal_line"]:
+            echo("most-proving line: " + " ".join(m["move"] for m in t["principal_line"]))
     if report.outcome in ("timeout", "max-nodes", "interrupted") and \
             report.table_fill is not None and report.table_fill >= FULL_TABLE:
         echo("the table is full: a proof search on a table too small for it may never "

@@ -196,10 +196,17 @@ class Certificate:
 def write_certificate(path: str | Path, cert: Certificate, overwrite: bool = False) -> Path:
     """Write a certificate file (gzip when the name ends in .gz), atomically; refuses to
     replace a file unless `overwrite`."""
+    return write_json(path, cert.to_json(), overwrite)
+
+
+def write_json(path: str | Path, data: Any, overwrite: bool = False) -> Path:
+    """Write a JSON object to a file (gzip, reproducible bytes, when the name ends in .gz)
+    atomically: a temporary file renamed over the target, with the mode the umask gives.
+    Refuses to replace a file unless `overwrite`."""
     from fleece.rules.io import atomic_write
 
     target = Path(path)
-    text = json.dumps(cert.to_json(), separators=(",", ":"), sort_keys=False) + "\n"
+    text = json.dumps(data, separators=(",", ":"), sort_keys=False) + "\n"
     if target.suffix != ".gz":
         atomic_write(target, text, overwrite=overwrite)
         return target

@@ -1,0 +1,685 @@
+"""A proof-number tree over bounded df-pn searches, for wins too large for one table.
+
+The top of the game is an explicit AND/OR graph kept in Python (the front end); each of its
+leaves is searched by a df-pn Prover for at most `leaf_nodes` nodes (the back end), as in
+PN² and in the checkers proof's front-end/back-end split. The front end picks the most-
+proving leaf as proof-number search does: a leaf not yet searched is searched (with its
+unsearched siblings, one per worker), a searched open leaf is expanded. Proved leaves keep
+their certificates, so memory holds the frontier, never the whole proof; the back end's
+tables are caches (one per worker, retargeted from leaf to leaf, so proofs found for one
+leaf serve the next).
+
+Soundness. A position is one node whatever the path to it. A proof is the same on every
+path (a repetition never proves anything); a disproof of a leaf holds on every path too
+(history only adds draws, which help the defender). A move that would close a cycle in the
+graph is a repetition edge: never a win for the attacker, so proofs stay sound and a
+disproof that may lean on one is reported as "failed", not "disproved". The root's
+certificate joins the leaves' certificates (an earlier one takes precedence where two meet,
+so a line that enters one never climbs back) and the graph's own moves (each an attacker
+move to a child proved before its parent) and is re-checked by the reference rules.
+
+With `safe_leaves` (sheep attacker only) a leaf is first searched with the sheep restricted
+to moves no wolf can capture after (Prover safe_only), whose proofs hold; when that search
+fails, the unrestricted search decides the leaf. The front end itself lets the attacker
+play every move.
+
+    tree = ProofTree(initial_state(UlvtaflOptions(setup=20)), SHEEP, workers=2)
+    tree.run(seconds=3600, folder="runs/tree20")
+    if tree.outcome() == "proved":
+        cert = tree.certificate()        # position text -> move, checked by the rules
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fleece.rules.errors import FleeceError
+from fleece.rules.ulvtafl.game import SHEEP, UlvState
+from fleece.rules.ulvtafl.notation import parse_position, position_text
+from fleece.solver.ulvtafl import engine as e
+from fleece.solver.ulvtafl.budget import check_positive, resolve
+from fleece.solver.ulvtafl.certificate import bare, check_certificate, write_json
+from fleece.solver.ulvtafl.parallel import mirror_move, mirror_position
+from fleece.solver.ulvtafl.prover import (
+    DEFAULT_PROFILE,
+    SIDE,
+    CheckpointError,
+    Prover,
+    check_options,
+    table_bits_for,
+)
+
+INF = int(e.INF)  # a proof or disproof number that cannot be reached
+FORMAT = "fleece-ulvtafl-tree"
+VERSION = 1
+REPEAT = 0  # the node every repetition edge leads to: never an attacker win
+ROOT = 1
+Progress = Callable[[dict[str, Any]], None]
+
+
+@dataclass
+class Node:
+    """A position of the front end, in the orientation of the two mirror images (files a
+    <-> g) whose text sorts first. `attacks`: the attacker moves here (an OR node).
+    A leaf holds its search's numbers; an expanded node (kids set) the numbers of its
+    kids. `seq` orders settled nodes (a kid is settled before its parent); `choice` is
+    the proved kid an OR node plays; `cert` indexes the certificate of a leaf proved by
+    its search; `flips[j]`: kid j is the mirror image of what move j reaches."""
+
+    position: str
+    attacks: bool
+    pn: int = 1
+    dn: int = 1
+    searched: bool = False
+    kids: list[int] | None = None
+    moves: list[str] | None = None
+    parents: list[int] = field(default_factory=list)
+    work: int = 0
+    seq: int = 0
+    choice: int = -1
+    cert: int = -1
+    flips: list[bool] | None = None
+
+    def to_json(self) -> list[Any]:
+        """A compact row of the tree file."""
+        return [self.position, self.attacks, self.pn, self.dn, self.searched, self.kids,
+                self.moves, self.parents, self.work, self.seq, self.choice, self.cert,
+                self.flips]
+
+    @classmethod
+    def from_json(cls, row: list[Any]) -> Node:
+        """The node of a tree file row."""
+        return cls(*row)
+
+
+def worker_bits(memory: int, safe: bool) -> dict[bool, int]:
+    """A worker's table sizes (keyed by safe-only) within its memory: with safe leaves the
+    safe search, which decides most leaves, gets three quarters. BudgetError in one line
+    when a table cannot fit."""
+    if not safe:
+        return {False: table_bits_for(memory)}
+    return {True: table_bits_for(memory * 3 // 4), False: table_bits_for(memory // 4)}
+
+
+class Worker:
+    """One back-end searcher: a safe-only Prover (when asked) and an unrestricted one,
+    each retargeted from leaf to leaf so its table carries over."""
+
+    def __init__(self, rules: Any, attacker: int, memory: int, safe: bool,
+                 profile: str = DEFAULT_PROFILE) -> None:
+        self.rules = rules
+        self.attacker = attacker
+        self.bits = worker_bits(memory, safe)
+        self.safe = safe
+        self.profile = profile
+        self.provers: dict[bool, Prover] = {}
+
+    def _prover(self, safe: bool, state: UlvState) -> Prover:
+        prover = self.provers.get(safe)
+        if prover is None:
+            prover = Prover(state, self.attacker, table_bits=self.bits[safe], safe_only=safe,
+                            profile=self.profile)
+            self.provers[safe] = prover
+        else:
+            prover.retarget(state)
+        return prover
+
+    def search(self, position: str, nodes: int) -> dict[str, Any]:
+        """Search a leaf: its outcome, numbers, nodes spent and certificate when proved."""
+        state = parse_position(position)
+        spent = 0
+        kinds = [True, False] if self.safe else [False]
+        info: dict[str, Any] = {}
+        for safe in kinds:
+            prover = self._prover(safe, state)
+            before = prover.nodes
+            outcome = prover.step(nodes)
+            spent += prover.nodes - before
+            pn, dn = prover.root_numbers()
+            info = {"outcome": outcome, "pn": min(pn, INF), "dn": min(dn, INF)}
+            if outcome == "proved":
+                info["certificate"] = prover.certificate()
+                break
+            if outcome != "failed":
+                break
+        info["nodes"] = spent
+        return info
+
+    def numbers(self, state: UlvState) -> tuple[int, int] | None:
+        """A position's numbers as this worker's tables hold them (the safe one first)."""
+        for safe in (True, False):
+            prover = self.provers.get(safe)
+            if prover is not None and prover.state.rules == state.rules:
+                got = prover.numbers(state)
+                if got is not None:
+                    return got
+        return None
+
+
+class ProofTree:
+    """The front end: an AND/OR graph of positions over bounded df-pn leaf searches (see
+    the module's docstring), with budgets, progress, Ctrl-C and a folder to resume from."""
+
+    def __init__(self, state: UlvState, attacker: int, *, workers: int = 1,
+                 leaf_nodes: int = 1_000_000, leaf_max: int | None = None,
+                 memory: int | str | None = None, safe_leaves: bool = False,
+                 profile: str = DEFAULT_PROFILE) -> None:
+        if workers < 1:
+            raise FleeceError(f"workers must be at least 1, not {workers}", field="workers")
+        check_positive("the leaf budget", leaf_nodes)
+        leaf_max = 64 * leaf_nodes if leaf_max is None else leaf_max
+        if leaf_max < leaf_nodes:
+            raise FleeceError(f"the largest leaf search ({leaf_max:,} nodes) is smaller than "
+                              f"the first ({leaf_nodes:,})", field="leaf_max")
+        if safe_leaves and attacker != SHEEP:
+            raise FleeceError("only the sheep's moves can be restricted (safe leaves)",
+                              field="safe_leaves")
+        check_options(attacker, profile, False, False)
+        root = bare(state)
+        if root.is_terminal():
+            raise FleeceError("the game is over in this position: nothing to prove",
+                              field="position")
+        self.root_state = root
+        self.attacker = attacker
+        self.workers = workers
+        self.leaf_nodes = leaf_nodes
+        self.leaf_max = leaf_max
+        self.busy: dict[int, tuple[int, int]] = {}  # leaves being searched: their numbers
+        self.memory = resolve(memory)
+        self.safe_leaves = safe_leaves
+        worker_bits(self.memory // workers, safe_leaves)  # refuse too small a budget now
+        self.profile = profile
+        self.nodes: list[Node] = [Node("", False, INF, 0, True)]
+        self.index: dict[str, int] = {}
+        self.certs: list[dict[str, str]] = []
+        self.work = 0
+        self.seconds = 0.0
+        self.leaves = 0
+        self.seq = 0
+        self.repetitions = 0
+        self.trace: list[dict[str, Any]] = []
+        self._pool: list[Worker] | None = None
+        self.root_flip = self._node(root)[1]
+
+    # ---- the graph --------------------------------------------------------------------
+
+    def _node(self, state: UlvState) -> tuple[int, bool]:
+        """The node of a position and whether it holds the mirror image (made when new; an
+        ended game is settled at once)."""
+        text = position_text(state)
+        image = mirror_position(text)
+        flip = image < text
+        if flip:
+            text = image
+        found = self.index.get(text)
+        if found is not None:
+            return found, flip
+        node = Node(text, state.to_move == self.attacker)
+        if state.is_terminal():
+            won = state.result == SIDE[self.attacker]
+            node.pn, node.dn, node.searched = (0, INF, True) if won else (INF, 0, True)
+        self.nodes.append(node)
+        self.index[text] = len(self.nodes) - 1
+        return len(self.nodes) - 1, flip
+
+    def _is_ancestor(self, a: int, b: int) -> bool:
+        """True when `a` is `b` or lies above it (so an edge b -> a would close a cycle)."""
+        seen = {b}
+        todo = [b]
+        while todo:
+            i = todo.pop()
+            if i == a:
+                return True
+            for p in self.nodes[i].parents:
+                if p not in seen:
+                    seen.add(p)
+                    todo.append(p)
+        return False
+
+    def _expand(self, i: int) -> None:
+        """Give a searched open leaf its kids (one per distinct position reached), their
+        first numbers from the workers' tables where they hold them."""
+        node = self.nodes[i]
+        state = parse_position(node.position)
+        kids: list[int] = []
+        moves: list[str] = []
+        flips: list[bool] = []
+        for m in state.legal_moves():
+            child = bare(state.play(m))
+            size = len(self.nodes)
+            k, flip = self._node(child)
+            known = k < size
+            if known and self._is_ancestor(k, i):
+                k, flip = REPEAT, False
+                self.repetitions += 1
+            if any(k == a and flip == b for a, b in zip(kids, flips, strict=True)):
+                continue  # a position two moves reach (its mirror image is another kid)
+            kids.append(k)
+            moves.append(m.text())
+            flips.append(flip)
+            kid = self.nodes[k]
+            if k != REPEAT:
+                kid.parents.append(i)
+            if not known and not kid.searched:
+                for w in self._workers():
+                    got = w.numbers(child)
+                    if got is not None:
+                        kid.pn = max(1, min(got[0], INF - 1))
+                        kid.dn = max(1, min(got[1], INF - 1))
+                        break
+        node.kids, node.moves, node.flips = kids, moves, flips
+        self._update(i)
+
+    def _values(self, node: Node,
+                look: Callable[[int], tuple[int, int]] | None = None) -> tuple[int, int]:
+        """An expanded node's numbers from its kids' (as `look` gives them: by default the
+        graph's)."""
+        assert node.kids is not None
+        pairs = [look(k) if look is not None else (self.nodes[k].pn, self.nodes[k].dn)
+                 for k in node.kids]
+        pns = [p for p, _ in pairs]
+        dns = [d for _, d in pairs]
+        if node.attacks:
+            return min(pns), min(INF, sum(dns))
+        return min(INF, sum(pns)), min(dns)
+
+    def _settle(self, i: int) -> None:
+        """Stamp a node that has just been proved or disproved."""
+        node = self.nodes[i]
+        self.seq += 1
+        node.seq = self.seq
+        if node.pn == 0 and node.attacks and node.kids is not None:
+            proved = [(self.nodes[k].seq, j) for j, k in enumerate(node.kids)
+                      if self.nodes[k].pn == 0]
+            node.choice = min(proved)[1]
+
+    def _update(self, i: int) -> None:
+        """Recompute an expanded node and carry changes up through every parent."""
+        todo = [i]
+        while todo:
+            j = todo.pop()
+            node = self.nodes[j]
+            if node.kids is None:
+                changed = True
+            else:
+                pn, dn = self._values(node)
+                changed = (pn, dn) != (node.pn, node.dn)
+                node.pn, node.dn = pn, dn
+            if changed and (node.pn == 0 or node.dn == 0) and node.seq == 0:
+                self._settle(j)
+            if changed:
+                todo.extend(node.parents)
+
+    def _select(self) -> list[int]:
+        """The path from the root to the most-proving leaf."""
+        path = [ROOT]
+        while self.nodes[path[-1]].kids is not None:
+            step = self._select_from(path[-1])
+            assert step is not None  # an open expanded node has an open kid
+            path.append(step[0])
+        return path
+
+    def _next(self) -> tuple[int, int] | None:
+        """The next leaf to search and its budget: the most-proving leaf (leaves being
+        searched count as hopeless meanwhile). A searched leaf is searched again with its
+        work doubled until it has had `leaf_max` nodes, then expanded. None when the root
+        is settled or every open leaf is being searched."""
+        while not self.settled():
+            leaf = self._select()[-1]
+            node = self.nodes[leaf]
+            if leaf in self.busy:
+                return None
+            if leaf == ROOT and self.workers > 1 and node.kids is None:
+                self._expand(leaf)  # one root search would leave the other workers idle
+                continue
+            if not node.searched:
+                return leaf, self.leaf_nodes
+            if node.work < self.leaf_max:
+                return leaf, min(max(node.work, self.leaf_nodes), self.leaf_max - node.work)
+            self._expand(leaf)
+        return None
+
+    def _claim(self, i: int) -> None:
+        """Mark a leaf as being searched: hopeless to the selection until its result."""
+        node = self.nodes[i]
+        self.busy[i] = (node.pn, node.dn)
+        node.pn = node.dn = INF - 1
+        self._update(i)
+
+    def _record(self, i: int, info: dict[str, Any]) -> None:
+        """A leaf's search result into the graph."""
+        node = self.nodes[i]
+        node.pn, node.dn = self.busy.pop(i, (node.pn, node.dn))
+        node.searched = True
+        node.work += int(info["nodes"])
+        self.work += int(info["nodes"])
+        self.leaves += 1
+        outcome = info["outcome"]
+        cert = info.get("certificate")
+        if outcome == "proved" and cert is not None:
+            self.certs.append(cert)
+            node.cert = len(self.certs) - 1
+            node.pn, node.dn = 0, INF
+        elif outcome == "proved":  # the store lost part of it: expanding will find it again
+            node.pn, node.dn = 1, 1
+        elif outcome == "disproved":
+            node.pn, node.dn = INF, 0
+        else:
+            node.pn = max(1, min(int(info["pn"]), INF - 1))
+            node.dn = max(1, min(int(info["dn"]), INF - 1))
+        self._update(i)
+
+    # ---- running ----------------------------------------------------------------------
+
+    def _workers(self) -> list[Worker]:
+        if self._pool is None:
+            share = self.memory // self.workers
+            self._pool = [Worker(self.root_state.rules, self.attacker, share,
+                                 self.safe_leaves, self.profile)
+                          for _ in range(self.workers)]
+        return self._pool
+
+    def settled(self) -> bool:
+        """True once the root is proved or disproved."""
+        root = self.nodes[ROOT]
+        return root.pn == 0 or root.dn == 0
+
+    def outcome(self) -> str:
+        """"proved", "disproved", "failed" (a disproof that may lean on a repetition
+        edge, which says nothing of the game) or "open"."""
+        root = self.nodes[ROOT]
+        if root.pn == 0:
+            return "proved"
+        if root.dn == 0:
+            return "failed" if self.repetitions else "disproved"
+        return "open"
+
+    def run(self, nodes: int | None = None, seconds: float | None = None,
+            progress: Progress | None = None, folder: str | Path | None = None,
+            every: float = 600.0, report_every: float = 10.0) -> str:
+        """Grow the tree within a budget of leaf-search nodes and/or seconds (None: until
+        settled). A batch of leaf searches always finishes, so a budget holds within one
+        leaf search. `progress` gets a dict every `report_every` seconds; with `folder`
+        the tree is saved there every `every` seconds and at the end. Ctrl-C stops cleanly
+        once the running leaf searches end and returns "interrupted"."""
+        check_positive("the node budget", nodes)
+        check_positive("the time budget", seconds)
+        t0 = time.perf_counter()
+        base, start = self.seconds, self.work
+        last_report = last_save = t0
+        free = list(self._workers())
+        why = "open"
+        pool = ThreadPoolExecutor(max_workers=self.workers)
+        running: dict[Future[dict[str, Any]], tuple[int, Worker]] = {}
+        try:
+            while True:
+                now = time.perf_counter()
+                if seconds is not None and now - t0 >= seconds:
+                    why = "timeout"
+                elif nodes is not None and self.work - start >= nodes:
+                    why = "max-nodes"
+                while free and why == "open":
+                    pick = self._next()
+                    if pick is None:
+                        break
+                    leaf, budget = pick
+                    self._claim(leaf)
+                    w = free.pop()
+                    running[pool.submit(w.search, self.nodes[leaf].position, budget)] = \
+                        (leaf, w)
+                if not running:
+                    break
+                done, _ = wait(list(running), return_when=FIRST_COMPLETED)
+                for f in done:
+                    leaf, w = running.pop(f)
+                    free.append(w)
+                    self._record(leaf, f.result())
+                self.seconds = base + time.perf_counter() - t0
+                now = time.perf_counter()
+                if progress is not None and now - last_report >= report_every:
+                    last_report = now
+                    progress(self.progress_info(start, now - t0))
+                if folder is not None and now - last_save >= every:
+                    last_save = now
+                    self.save(folder, overwrite=True)
+        except KeyboardInterrupt:
+            why = "interrupted"
+            for f, (leaf, _) in running.items():  # compiled searches cannot stop midway
+                self._record(leaf, f.result())
+        finally:
+            pool.shutdown(wait=True)
+        self.seconds = base + time.perf_counter() - t0
+        self.trace.append(self.progress_info(start, time.perf_counter() - t0))
+        if folder is not None:
+            self.save(folder, overwrite=True)
+        if progress is not None:
+            progress(self.progress_info(start, time.perf_counter() - t0))
+        out = self.outcome()
+        return why if out == "open" and why != "open" else out
+
+    # ---- what it found ----------------------------------------------------------------
+
+    def progress_info(self, start: int = 0, spent: float = 0.0) -> dict[str, Any]:
+        """The progress line's figures: leaf-search nodes, their rate, the root's numbers,
+        the graph's size."""
+        pn, dn = self.root_numbers()
+        rate = (self.work - start) / spent if spent > 0 else 0.0
+        return {"nodes": self.work, "seconds": round(self.seconds, 1),
+                "nodes_per_second": round(rate), "proof_number": pn,
+                "disproof_number": dn, "tree_nodes": len(self.nodes) - 1,
+                "expanded": sum(1 for n in self.nodes[1:] if n.kids is not None),
+                "leaf_searches": self.leaves, "proved_leaves": len(self.certs),
+                "outcome": self.outcome()}
+
+    def root_numbers(self) -> tuple[int, int]:
+        """The root's proof and disproof numbers, with the leaves being searched at their
+        last numbers (the graph holds them as hopeless meanwhile)."""
+        if not self.busy:
+            root = self.nodes[ROOT]
+            return root.pn, root.dn
+        memo: dict[int, tuple[int, int]] = {}
+        for i in self._order():
+            node = self.nodes[i]
+            if i in self.busy:
+                memo[i] = self.busy[i]
+            elif node.kids is None:
+                memo[i] = (node.pn, node.dn)
+            else:
+                memo[i] = self._values(node, lambda k: memo.get(
+                    k, (self.nodes[k].pn, self.nodes[k].dn)))
+        return memo[ROOT]
+
+    def principal_line(self, limit: int = 200) -> list[dict[str, Any]]:
+        """The most-proving path: each move with the numbers of the position it reaches."""
+        line: list[dict[str, Any]] = []
+        i = ROOT
+        while len(line) < limit:
+            node = self.nodes[i]
+            if node.kids is None or node.pn == 0 or node.dn == 0:
+                break
+            path = self._select_from(i)
+            if path is None:
+                break
+            j, move = path
+            kid = self.nodes[j]
+            line.append({"move": move, "proof_number": kid.pn, "disproof_number": kid.dn,
+                         "searched": kid.searched, "expanded": kid.kids is not None})
+            i = j
+        return line
+
+    def _select_from(self, i: int) -> tuple[int, str] | None:
+        """The most-proving kid of an expanded node and the move to it (None when none is
+        open): the least proof number where the attacker moves, else the least disproof
+        number; the first of equals."""
+        node = self.nodes[i]
+        assert node.kids is not None and node.moves is not None
+        best, key, move = -1, INF + 1, ""
+        for k, m in zip(node.kids, node.moves, strict=True):
+            kid = self.nodes[k]
+            if kid.pn == 0 or kid.dn == 0:
+                continue
+            value = kid.pn if node.attacks else kid.dn
+            if value < key:
+                best, key, move = k, value, m
+        return None if best < 0 else (best, move)
+
+    def root_moves(self) -> list[dict[str, Any]]:
+        """The root's moves with the numbers of the positions they reach."""
+        root = self.nodes[ROOT]
+        if root.kids is None or root.moves is None:
+            return []
+        out = []
+        for k, m in zip(root.kids, root.moves, strict=True):
+            kid = self.nodes[k]
+            out.append({"move": m, "proof_number": kid.pn, "disproof_number": kid.dn,
+                        "outcome": "proved" if kid.pn == 0 else
+                        "disproved" if kid.dn == 0 else "open"})
+        return out
+
+    def certificate(self) -> dict[str, str] | None:
+        """The root's certificate once proved: the leaves' certificates (earlier ones take
+        precedence) and the graph's own attacker moves where no leaf certificate has the
+        position. It is re-checked by the reference rules before it is returned (a
+        CertificateError there would be a bug, never a claim)."""
+        if self.outcome() != "proved":
+            return None
+        parts: list[tuple[int, bool]] = []
+        moves: dict[str, str] = {}
+        seen: set[tuple[int, bool]] = set()
+        todo = [(ROOT, self.root_flip)]
+        while todo:
+            i, flip = todo.pop()
+            if (i, flip) in seen:
+                continue
+            seen.add((i, flip))
+            node = self.nodes[i]
+            if node.cert >= 0:
+                parts.append((node.cert, flip))
+            elif node.kids is None:
+                continue  # an ended game
+            elif node.attacks:
+                assert node.moves is not None and node.flips is not None
+                move = node.moves[node.choice]
+                if flip:
+                    moves[mirror_position(node.position)] = mirror_move(move)
+                else:
+                    moves[node.position] = move
+                todo.append((node.kids[node.choice], flip != node.flips[node.choice]))
+            else:
+                assert node.flips is not None
+                todo.extend((k, flip != f) for k, f in zip(node.kids, node.flips, strict=True))
+        cert: dict[str, str] = {}
+        for c, flip in sorted(parts):
+            for p, m in self.certs[c].items():
+                if flip:
+                    p, m = mirror_position(p), mirror_move(m)
+                cert.setdefault(p, m)
+        for p, m in moves.items():
+            cert.setdefault(p, m)
+        check_certificate(self.root_state, SIDE[self.attacker], cert)
+        return cert
+
+    # ---- files ------------------------------------------------------------------------
+
+    def meta(self) -> dict[str, Any]:
+        """What identifies this tree (a saved one must match it to resume)."""
+        return {"format": FORMAT, "version": VERSION, "engine": e.ENGINE_VERSION,
+                "root": position_text(self.root_state), "attacker": SIDE[self.attacker],
+                "safe_leaves": self.safe_leaves, "profile": self.profile}
+
+    def save(self, folder: str | Path, overwrite: bool = False) -> Path:
+        """Write the tree and its leaf certificates to `folder`/tree.json.gz atomically;
+        refuses to replace a saved tree unless `overwrite`."""
+        target = Path(folder)
+        if target.exists() and not target.is_dir():
+            raise CheckpointError(f"{target}: not a folder")
+        path = target / "tree.json.gz"
+        if path.exists() and not overwrite:
+            raise CheckpointError(f"{path}: a saved tree is already there (resume it, or "
+                                  "allow overwriting)")
+        rows = [n.to_json() for n in self.nodes]
+        for i, (pn, dn) in self.busy.items():  # a leaf being searched keeps its numbers
+            rows[i][2:4] = [pn, dn]
+        data = {**self.meta(), "leaf_nodes": self.leaf_nodes, "leaf_max": self.leaf_max,
+                "work": self.work, "seconds": self.seconds, "leaves": self.leaves,
+                "seq": self.seq, "repetitions": self.repetitions,
+                "root_flip": self.root_flip, "trace": self.trace[-2000:],
+                "nodes": rows, "certificates": self.certs}
+        return write_json(path, data, overwrite=True)
+
+    @classmethod
+    def load(cls, folder: str | Path, *, workers: int = 1, leaf_nodes: int | None = None,
+             leaf_max: int | None = None, memory: int | str | None = None,
+             state: UlvState | None = None) -> ProofTree:
+        """A tree resumed from its folder (CheckpointError in one line when missing,
+        corrupt, of another engine version or, when `state` is given, of another root)."""
+        path = Path(folder) / "tree.json.gz"
+        if not path.is_file():
+            raise CheckpointError(f"{path}: no saved tree there")
+        try:
+            data = json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
+            if data.get("format") != FORMAT or data.get("version") != VERSION:
+                raise CheckpointError(f"{path}: not a saved proof tree of this version")
+            if data.get("engine") != e.ENGINE_VERSION:
+                raise CheckpointError(f"{path}: written by engine version "
+                                      f"{data.get('engine')}, this is {e.ENGINE_VERSION}")
+            root = parse_position(data["root"])
+            nodes = [Node.from_json(r) for r in data["nodes"]]
+            certs = [dict(c) for c in data["certificates"]]
+        except CheckpointError:
+            raise
+        except (OSError, EOFError, ValueError, KeyError, TypeError, FleeceError) as exc:
+            raise CheckpointError(f"{path}: unreadable or corrupt saved tree "
+                                  f"({type(exc).__name__})") from None
+        if state is not None and position_text(bare(state)) != data["root"]:
+            raise CheckpointError(f"{path}: a tree of {data['root']!r}, not of this "
+                                  "position or rule set")
+        tree = cls(root, SIDE.index(data["attacker"]), workers=workers,
+                   leaf_nodes=leaf_nodes or int(data["leaf_nodes"]),
+                   leaf_max=leaf_max or int(data["leaf_max"]), memory=memory,
+                   safe_leaves=bool(data["safe_leaves"]),
+                   profile=str(data.get("profile", DEFAULT_PROFILE)))
+        tree.nodes = nodes
+        tree.index = {n.position: i for i, n in enumerate(nodes) if i != REPEAT}
+        tree.certs = certs
+        tree.work = int(data["work"])
+        tree.seconds = float(data["seconds"])
+        tree.leaves = int(data["leaves"])
+        tree.seq = int(data["seq"])
+        tree.repetitions = int(data["repetitions"])
+        tree.trace = list(data["trace"])
+        tree.root_flip = bool(data["root_flip"])
+        tree._refresh()
+        return tree
+
+    def _refresh(self) -> None:
+        """Recompute every expanded node from its kids, kids first (a saved tree's inner
+        numbers may include leaves that were being searched)."""
+        for i in self._order():
+            node = self.nodes[i]
+            if node.kids is not None:
+                node.pn, node.dn = self._values(node)
+
+    def _order(self) -> list[int]:
+        """The nodes under the root, every kid before its parents."""
+        order: list[int] = []
+        seen = {REPEAT}
+        todo: list[tuple[int, bool]] = [(ROOT, False)]
+        while todo:
+            i, kids_done = todo.pop()
+            if kids_done:
+                order.append(i)
+                continue
+            if i in seen:
+                continue
+            seen.add(i)
+            todo.append((i, True))
+            todo.extend((k, False) for k in self.nodes[i].kids or ())
+        return order

@@ -1,0 +1,158 @@
+"""The proof-number tree over bounded df-pn leaves (solver/ulvtafl/tree.py): its proofs come
+with certificates the reference rules accept, its values agree with retrograde analysis (no
+shared code), a saved tree resumes to the same proof, and bad options and files are one-line
+errors."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from helpers.clirun import invoke
+from helpers.ulvtafl_positions import small_position
+
+from fleece.rules.errors import FleeceError
+from fleece.rules.ulvtafl.game import SHEEP, WOLVES, UlvtaflOptions, initial_state
+from fleece.rules.ulvtafl.notation import parse_position
+from fleece.solver.ulvtafl.certificate import check_certificate
+from fleece.solver.ulvtafl.prover import CheckpointError
+from fleece.solver.ulvtafl.search import retro_solve
+from fleece.solver.ulvtafl.tree import INF, ROOT, ProofTree
+
+START_17 = initial_state(UlvtaflOptions(setup=17))
+
+
+def small_tree(state: object = START_17, attacker: int = SHEEP, **kw: object) -> ProofTree:
+    """A tree whose leaves are searched for 20,000 to 80,000 nodes: far too few for the
+    17-sheep start (1.3M nodes in one search), so the front end must split it."""
+    options: dict[str, object] = {"workers": 2, "leaf_nodes": 20_000, "leaf_max": 80_000,
+                                  "memory": "128M", **kw}
+    return ProofTree(state, attacker, **options)  # type: ignore[arg-type]
+
+
+def test_the_tree_proves_the_17_sheep_start_with_a_certificate_the_rules_check() -> None:
+    tree = small_tree()
+    assert tree.run(seconds=600) == "proved"
+    info = tree.progress_info()
+    assert info["expanded"] > 1 and info["proved_leaves"] >= 1  # the root alone cannot
+    assert tree.nodes[ROOT].pn == 0 and tree.nodes[ROOT].dn == INF
+    # the start is symmetric: some positions of the graph stand for their mirror images
+    assert any(any(n.flips or ()) for n in tree.nodes)
+    cert = tree.certificate()
+    assert cert is not None
+    assert check_certificate(START_17, "sheep", cert) > len(cert) > 100
+    assert all(m["outcome"] == "proved" for m in tree.root_moves())
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_tree_values_agree_with_retrograde_analysis(seed: int) -> None:
+    """Wherever the tree settles a small position for either attacker, retrograde analysis
+    gives that value; a proof's certificate checks; a disproof is claimed only when no
+    repetition edge could carry it."""
+    root = small_position(seed, 100_000)
+    if root is None:
+        return
+    table = retro_solve(root, 100_000)
+    assert table is not None
+    value = table.value(root)[0]
+    for attacker in (SHEEP, WOLVES):
+        name = ("wolves", "sheep")[attacker]
+        tree = ProofTree(root, attacker, workers=2, leaf_nodes=500, leaf_max=2000,
+                         memory="96M", safe_leaves=attacker == SHEEP)
+        outcome = tree.run(nodes=300_000)
+        if outcome == "proved":
+            assert value == name
+            cert = tree.certificate()
+            assert cert is not None and check_certificate(root, name, cert) > 0
+        elif outcome == "disproved":
+            assert value != name and tree.repetitions == 0
+        elif outcome == "failed":
+            assert tree.repetitions > 0
+
+
+def test_a_saved_tree_resumes_to_the_same_proof(tmp_path: Path) -> None:
+    folder = tmp_path / "tree"
+    first = small_tree()
+    assert first.run(nodes=600_000, folder=folder) == "max-nodes"
+    with pytest.raises(CheckpointError, match="already there"):
+        first.save(folder)
+    again = ProofTree.load(folder, workers=2, memory="128M", state=START_17)
+    assert again.work == first.work and len(again.nodes) == len(first.nodes)
+    assert again.root_numbers() == first.root_numbers()
+    assert again.run(seconds=600) == "proved"
+    cert = again.certificate()
+    assert cert is not None and check_certificate(START_17, "sheep", cert) > 0
+
+
+def test_a_leaf_being_searched_is_saved_with_its_own_numbers(tmp_path: Path) -> None:
+    tree = small_tree()
+    tree.run(nodes=200_000)
+    leaf = tree._select()[-1]
+    before = (tree.nodes[leaf].pn, tree.nodes[leaf].dn)
+    root_before = tree.root_numbers()
+    tree._claim(leaf)
+    assert tree.nodes[leaf].pn == INF - 1 and tree.root_numbers() == root_before
+    tree.save(tmp_path)
+    loaded = ProofTree.load(tmp_path, memory="128M")
+    assert (loaded.nodes[leaf].pn, loaded.nodes[leaf].dn) == before
+    assert loaded.root_numbers() == root_before
+
+
+def test_saved_trees_of_other_roots_and_corrupt_files_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(CheckpointError, match="no saved tree"):
+        ProofTree.load(tmp_path)
+    tree = small_tree()
+    tree.save(tmp_path)
+    with pytest.raises(CheckpointError, match="not of this position"):
+        ProofTree.load(tmp_path, state=initial_state(UlvtaflOptions(setup=13)))
+    (tmp_path / "tree.json.gz").write_bytes(gzip.compress(b'{"format": "x"}'))
+    with pytest.raises(CheckpointError, match="not a saved proof tree"):
+        ProofTree.load(tmp_path)
+    (tmp_path / "tree.json.gz").write_bytes(b"\x1f\x8b garbage")
+    with pytest.raises(CheckpointError, match="corrupt"):
+        ProofTree.load(tmp_path)
+
+
+def test_bad_options_are_one_line_errors() -> None:
+    with pytest.raises(FleeceError, match="workers"):
+        small_tree(workers=0)
+    with pytest.raises(FleeceError, match="smaller than"):
+        small_tree(leaf_nodes=1000, leaf_max=999)
+    with pytest.raises(FleeceError, match="only the sheep"):
+        small_tree(attacker=WOLVES, safe_leaves=True)
+    with pytest.raises(FleeceError, match="must be more than zero"):
+        small_tree(leaf_nodes=0)
+    ended = parse_position("SSS/SSS/..SSS../......./W....../.../... w")
+    with pytest.raises(FleeceError, match="game is over"):
+        small_tree(ended)
+
+
+def test_the_cli_proves_with_a_tree_and_refuses_to_overwrite_it(tmp_path: Path) -> None:
+    folder, cert = tmp_path / "tree", tmp_path / "cert.json.gz"
+    args = ["ulvtafl", "prove", "--setup", "17", "--tree", "--workers", "2",
+            "--leaf-nodes", "20000", "--leaf-max", "80000", "--memory", "128M",
+            "--checkpoint", str(folder)]
+    r = invoke([*args, "--certificate", str(cert), "--json"])
+    assert r.exit_code == 0, r.stderr
+    report = json.loads(r.stdout)
+    assert report["outcome"] == "proved" and report["executor"] == "proof tree, 2 threads"
+    assert report["tree"]["expanded"] > 1 and report["proof_positions"] > 100
+    assert (folder / "tree.json.gz").is_file()
+    data = json.loads(gzip.decompress(cert.read_bytes()))
+    assert data["positions"] == report["certificate_positions"]
+    again = invoke(args)
+    assert again.exit_code == 2 and "holds a saved tree" in again.stderr
+    resumed = invoke([*args, "--resume", "--json"])
+    assert resumed.exit_code == 0 and json.loads(resumed.stdout)["nodes"] == report["nodes"]
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--safe-leaves"], "tree search"),
+    (["--tree", "--ray", "local"], "threads"),
+    (["--tree", "--safe-only"], "leaves only"),
+])
+def test_tree_options_out_of_place_are_one_line(extra: list[str], words: str) -> None:
+    r = invoke(["ulvtafl", "prove", "--setup", "17", *extra])
+    assert r.exit_code == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1
