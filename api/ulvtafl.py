@@ -455,9 +455,6 @@ def prove(request: ProveRequest,
     if request.resume and request.checkpoint is None:
         raise FleeceError("resuming needs the checkpoint folder", field="resume")
     if request.tree:
-        if request.ray:
-            raise FleeceError("the tree search runs its leaves on threads (--workers)",
-                              field="ray")
         if request.safe_only or request.forward_only:
             raise FleeceError("a tree search restricts its leaves only (safe_leaves)",
                               field="safe_only" if request.safe_only else "forward_only")
@@ -482,8 +479,8 @@ def prove(request: ProveRequest,
     if request.tree:
         outcome, nodes, seconds, strategy, pn, dn, tree = _prove_tree(
             request, state, attacker, memory, progress)
-        executor = f"proof tree, {request.workers} thread" + \
-            ("s" if request.workers > 1 else "")
+        executor = f"proof tree, {request.workers} " + \
+            ("Ray actor" if request.ray else "thread") + ("s" if request.workers > 1 else "")
         fill = None
     elif request.workers > 1 or request.ray:
         from fleece.solver.ulvtafl.parallel import prove_split
@@ -568,7 +565,7 @@ def _prove_tree(request: ProveRequest, state: Any, attacker: int, memory: int | 
                          memory=memory, safe_leaves=request.safe_leaves,
                          profile=request.profile)
     outcome = tree.run(nodes=request.max_nodes, seconds=request.seconds, progress=progress,
-                       folder=folder)
+                       folder=folder, ray_address=request.ray)
     info = tree.progress_info()
     figures = {k: info[k] for k in ("tree_nodes", "expanded", "leaf_searches",
                                     "proved_leaves")}

@@ -72,6 +72,16 @@ def test_tree_values_agree_with_retrograde_analysis(seed: int) -> None:
             assert tree.repetitions > 0
 
 
+def test_the_tree_searches_its_leaves_on_a_local_ray_instance() -> None:
+    import ray  # the test extra installs the scale extra: this test always runs
+
+    tree = small_tree()
+    assert tree.run(seconds=600, ray_address="local") == "proved"
+    assert tree.executor == "ray" and not ray.is_initialized()
+    cert = tree.certificate()
+    assert cert is not None and check_certificate(START_17, "sheep", cert) > 0
+
+
 def test_a_saved_tree_resumes_to_the_same_proof(tmp_path: Path) -> None:
     folder = tmp_path / "tree"
     first = small_tree()
@@ -150,7 +160,6 @@ def test_the_cli_proves_with_a_tree_and_refuses_to_overwrite_it(tmp_path: Path) 
 
 @pytest.mark.parametrize("extra, words", [
     (["--safe-leaves"], "tree search"),
-    (["--tree", "--ray", "local"], "threads"),
     (["--tree", "--safe-only"], "leaves only"),
 ])
 def test_tree_options_out_of_place_are_one_line(extra: list[str], words: str) -> None:

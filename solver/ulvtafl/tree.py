@@ -35,7 +35,7 @@ import gzip
 import json
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import ALL_COMPLETED, FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -163,6 +163,96 @@ class Worker:
         return None
 
 
+class _Threads:
+    """Leaf searches on threads of this process (the compiled search releases the GIL);
+    the workers, and so their tables, last as long as the tree."""
+
+    name = "threads"
+
+    def __init__(self, workers: list[Worker]) -> None:
+        self.workers = workers
+        self.free = list(range(len(workers)))
+        self.pool: ThreadPoolExecutor | None = None
+        self.running: dict[Future[dict[str, Any]], tuple[int, int]] = {}
+
+    def submit(self, leaf: int, position: str, budget: int) -> None:
+        if self.pool is None:
+            self.pool = ThreadPoolExecutor(max_workers=len(self.workers))
+        w = self.free.pop()
+        self.running[self.pool.submit(self.workers[w].search, position, budget)] = (leaf, w)
+
+    def wait(self, every: bool = False) -> list[tuple[int, dict[str, Any]]]:
+        """Results of finished searches (the first to finish, or `every` running one)."""
+        done, _ = wait(list(self.running), return_when=ALL_COMPLETED if every
+                       else FIRST_COMPLETED)
+        out = []
+        for f in done:
+            leaf, w = self.running.pop(f)
+            self.free.append(w)
+            out.append((leaf, f.result()))
+        return out
+
+    def numbers(self, state: UlvState) -> tuple[int, int] | None:
+        for w in self.workers:
+            got = w.numbers(state)
+            if got is not None:
+                return got
+        return None
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True)
+            self.pool = None
+
+
+class _Ray:
+    """Leaf searches on Ray actors, one Worker each (`ray.init()` on this machine for
+    "local", or an existing cluster's address); their tables last for one run."""
+
+    name = "ray"
+
+    def __init__(self, address: str, count: int, args: tuple[Any, ...]) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise FleeceError("Ray is not installed: pip install 'fleece-toolkit[scale]'",
+                              field="ray") from None
+        self.ray = ray
+        self.started = not ray.is_initialized()
+        if self.started:
+            if address == "local":
+                ray.init(num_cpus=count, include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(address=address, log_to_driver=False)
+        actor = ray.remote(num_cpus=1)(Worker)
+        self.workers: list[Any] = [actor.remote(*args) for _ in range(count)]
+        self.free = list(range(count))
+        self.running: dict[Any, tuple[int, int]] = {}
+
+    def submit(self, leaf: int, position: str, budget: int) -> None:
+        w = self.free.pop()
+        self.running[self.workers[w].search.remote(position, budget)] = (leaf, w)
+
+    def wait(self, every: bool = False) -> list[tuple[int, dict[str, Any]]]:
+        refs = list(self.running)
+        done, _ = self.ray.wait(refs, num_returns=len(refs) if every else 1)
+        out = []
+        for r in done:
+            leaf, w = self.running.pop(r)
+            self.free.append(w)
+            out.append((leaf, self.ray.get(r)))
+        return out
+
+    def numbers(self, state: UlvState) -> tuple[int, int] | None:
+        return None  # the tables are in other processes: kids start at (1, 1)
+
+    def close(self) -> None:
+        for w in self.workers:
+            self.ray.kill(w)
+        if self.started:
+            self.ray.shutdown()
+
+
 class ProofTree:
     """The front end: an AND/OR graph of positions over bounded df-pn leaf searches (see
     the module's docstring), with budgets, progress, Ctrl-C and a folder to resume from."""
@@ -205,7 +295,9 @@ class ProofTree:
         self.seq = 0
         self.repetitions = 0
         self.trace: list[dict[str, Any]] = []
-        self._pool: list[Worker] | None = None
+        self.executor = "threads"
+        self._threads: _Threads | None = None
+        self._pool: _Threads | _Ray | None = None
         self.root_flip = self._node(root)[1]
 
     # ---- the graph --------------------------------------------------------------------
@@ -268,12 +360,10 @@ class ProofTree:
             if k != REPEAT:
                 kid.parents.append(i)
             if not known and not kid.searched:
-                for w in self._workers():
-                    got = w.numbers(child)
-                    if got is not None:
-                        kid.pn = max(1, min(got[0], INF - 1))
-                        kid.dn = max(1, min(got[1], INF - 1))
-                        break
+                got = self._pool.numbers(child) if self._pool is not None else None
+                if got is not None:
+                    kid.pn = max(1, min(got[0], INF - 1))
+                    kid.dn = max(1, min(got[1], INF - 1))
         node.kids, node.moves, node.flips = kids, moves, flips
         self._update(i)
 
@@ -378,13 +468,9 @@ class ProofTree:
 
     # ---- running ----------------------------------------------------------------------
 
-    def _workers(self) -> list[Worker]:
-        if self._pool is None:
-            share = self.memory // self.workers
-            self._pool = [Worker(self.root_state.rules, self.attacker, share,
-                                 self.safe_leaves, self.profile)
-                          for _ in range(self.workers)]
-        return self._pool
+    def _worker_args(self) -> tuple[Any, ...]:
+        return (self.root_state.rules, self.attacker, self.memory // self.workers,
+                self.safe_leaves, self.profile)
 
     def settled(self) -> bool:
         """True once the root is proved or disproved."""
@@ -403,21 +489,30 @@ class ProofTree:
 
     def run(self, nodes: int | None = None, seconds: float | None = None,
             progress: Progress | None = None, folder: str | Path | None = None,
-            every: float = 600.0, report_every: float = 10.0) -> str:
+            every: float = 600.0, report_every: float = 10.0,
+            ray_address: str | None = None) -> str:
         """Grow the tree within a budget of leaf-search nodes and/or seconds (None: until
-        settled). A batch of leaf searches always finishes, so a budget holds within one
-        leaf search. `progress` gets a dict every `report_every` seconds; with `folder`
-        the tree is saved there every `every` seconds and at the end. Ctrl-C stops cleanly
-        once the running leaf searches end and returns "interrupted"."""
+        settled). A leaf search always finishes, so a budget holds within one leaf search.
+        `progress` gets a dict every `report_every` seconds; with `folder` the tree is
+        saved there every `every` seconds and at the end. The leaves are searched by
+        threads, or by Ray actors with `ray_address` ("local" starts Ray here; "auto" or
+        "ray://host:port" joins a cluster). Ctrl-C stops cleanly once the running leaf
+        searches end and returns "interrupted"."""
         check_positive("the node budget", nodes)
         check_positive("the time budget", seconds)
         t0 = time.perf_counter()
         base, start = self.seconds, self.work
         last_report = last_save = t0
-        free = list(self._workers())
+        if ray_address is not None:
+            pool: _Threads | _Ray = _Ray(ray_address, self.workers, self._worker_args())
+        else:
+            if self._threads is None:
+                self._threads = _Threads([Worker(*self._worker_args())
+                                          for _ in range(self.workers)])
+            pool = self._threads
+        self._pool = pool
+        self.executor = pool.name
         why = "open"
-        pool = ThreadPoolExecutor(max_workers=self.workers)
-        running: dict[Future[dict[str, Any]], tuple[int, Worker]] = {}
         try:
             while True:
                 now = time.perf_counter()
@@ -425,22 +520,17 @@ class ProofTree:
                     why = "timeout"
                 elif nodes is not None and self.work - start >= nodes:
                     why = "max-nodes"
-                while free and why == "open":
+                while pool.free and why == "open":
                     pick = self._next()
                     if pick is None:
                         break
                     leaf, budget = pick
                     self._claim(leaf)
-                    w = free.pop()
-                    running[pool.submit(w.search, self.nodes[leaf].position, budget)] = \
-                        (leaf, w)
-                if not running:
+                    pool.submit(leaf, self.nodes[leaf].position, budget)
+                if not pool.running:
                     break
-                done, _ = wait(list(running), return_when=FIRST_COMPLETED)
-                for f in done:
-                    leaf, w = running.pop(f)
-                    free.append(w)
-                    self._record(leaf, f.result())
+                for leaf, info in pool.wait():
+                    self._record(leaf, info)
                 self.seconds = base + time.perf_counter() - t0
                 now = time.perf_counter()
                 if progress is not None and now - last_report >= report_every:
@@ -451,10 +541,12 @@ class ProofTree:
                     self.save(folder, overwrite=True)
         except KeyboardInterrupt:
             why = "interrupted"
-            for f, (leaf, _) in running.items():  # compiled searches cannot stop midway
-                self._record(leaf, f.result())
+            if pool.running:  # compiled searches cannot stop midway
+                for leaf, info in pool.wait(every=True):
+                    self._record(leaf, info)
         finally:
-            pool.shutdown(wait=True)
+            pool.close()
+            self._pool = None
         self.seconds = base + time.perf_counter() - t0
         self.trace.append(self.progress_info(start, time.perf_counter() - t0))
         if folder is not None:
