@@ -167,9 +167,10 @@ def markdown(data: dict[str, Any]) -> str:
                 f"nodes doubled up to {t['leaf_max']:,}.", "",
                 f"- outcome: **{t['outcome']}**; root proof number {t['proof_number']}, "
                 f"disproof number {t['disproof_number']}",
-                f"- work: {t['nodes']:,} nodes in {t['seconds']:,.0f} s over "
-                f"{len(t['runs'])} run(s) of the saved tree; this command's run added "
-                f"{t['run_nodes']:,} nodes in {t['run_seconds']:,.0f} s",
+                f"- work: {t['nodes']:,} nodes in {t['seconds']:,.0f} s of search in all; "
+                f"this command's run added {t['run_nodes']:,} nodes in "
+                f"{t['run_seconds']:,.0f} s to the saved tree it grew, which held "
+                f"{t['nodes'] - t['run_nodes']:,} nodes of earlier runs",
                 f"- the tree: {t['tree_nodes']:,} positions, {t['expanded']:,} expanded, "
                 f"{t['leaf_searches']:,} leaf searches, {t['proved_leaves']:,} leaves proved",
                 "", "Each run's end:", "",
