@@ -3,7 +3,11 @@ exactly and play against the solver (docs/rules.md section 3; fleece.api.ulvtafl
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -338,6 +342,25 @@ def _proof_progress() -> tuple[Any, Any]:
     return bar, update
 
 
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM stops a long proof the way Ctrl-C does (the search ends cleanly and saves
+    its checkpoint): runs started in the background, where Ctrl-C cannot reach them, are
+    stopped with `kill`."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
 @app.command()
 def prove(
     side: Annotated[Side, typer.Option(**choice(Side),
@@ -396,9 +419,9 @@ def prove(
     json: Json = False,
 ) -> int:
     """A long proof search (df-pn) for one side's win, with budgets, checkpoints to resume,
-    a progress line, a clean stop on Ctrl-C, threads or Ray; or, with --tree, a proof-number
-    tree whose leaves are bounded df-pn searches. A proof is reported only with a
-    certificate the reference rules re-checked (exit status 1 when not proved)."""
+    a progress line, a clean stop on Ctrl-C or SIGTERM, threads or Ray; or, with --tree, a
+    proof-number tree whose leaves are bounded df-pn searches. A proof is reported only
+    with a certificate the reference rules re-checked (exit status 1 when not proved)."""
     request = api.ProveRequest(
         side=side.value, seconds=seconds, max_nodes=max_nodes, memory=memory,
         safe_only=safe_only, forward_only=forward_only, profile=profile.value,
@@ -408,11 +431,12 @@ def prove(
                                              wolf_diagonal_captures_only, sheep_orthogonal,
                                              no_repetition_draw))
     bar, update = _proof_progress()
-    if bar is not None:
-        with bar:
+    with _terminate_as_interrupt():
+        if bar is not None:
+            with bar:
+                report = api.prove(request, update)
+        else:
             report = api.prove(request, update)
-    else:
-        report = api.prove(request, update)
     if json:
         print_json(report)
         return finish(report.outcome in ("proved", "disproved"))

@@ -165,3 +165,27 @@ def test_the_cli_proves_with_a_tree_and_refuses_to_overwrite_it(tmp_path: Path) 
 def test_tree_options_out_of_place_are_one_line(extra: list[str], words: str) -> None:
     r = invoke(["ulvtafl", "prove", "--setup", "17", *extra])
     assert r.exit_code == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_sigterm_stops_a_tree_run_cleanly_with_its_folder_saved(tmp_path: Path) -> None:
+    """A run in the background is stopped with `kill`: the leaf searches end, the tree is
+    saved, nothing is claimed (exit status 1)."""
+    import signal
+    import subprocess
+    import sys
+
+    folder = tmp_path / "tree"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fleece", "ulvtafl", "prove", "--setup", "20", "--tree",
+         "--workers", "2", "--leaf-nodes", "20000", "--leaf-max", "40000", "--memory",
+         "128M", "--checkpoint", str(folder), "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    first = proc.stderr.readline()  # the first progress line: the tree is growing
+    assert "nodes" in first, first
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 1, err
+    report = json.loads(out)
+    assert report["outcome"] == "interrupted" and report["nodes"] > 0
+    assert ProofTree.load(folder).work == report["nodes"]
