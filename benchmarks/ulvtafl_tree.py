@@ -127,12 +127,10 @@ def _work_below(tree: ProofTree, move: str) -> int:
 
 def open_leaves(tree: ProofTree, count: int = 10) -> list[dict[str, Any]]:
     """The open leaves with the most work, with their numbers: where the search is stuck."""
-    rows = [{"position": n.position, "proof_number": n.pn, "disproof_number": n.dn,
-             "nodes": n.work}
-            for n in tree.nodes[1:]
-            if n.kids is None and n.searched and n.pn and n.dn]
-    rows.sort(key=lambda r: -r["nodes"])
-    return rows[:count]
+    leaves = [n for n in tree.nodes[1:] if n.kids is None and n.searched and n.pn and n.dn]
+    leaves.sort(key=lambda n: -n.work)
+    return [{"position": n.position, "proof_number": n.pn, "disproof_number": n.dn,
+             "nodes": n.work} for n in leaves[:count]]
 
 
 def markdown(data: dict[str, Any]) -> str:
@@ -218,8 +216,8 @@ def main() -> None:
     args = ap.parse_args()
     base = Path(args.report) if args.report else None
     if args.render and base is not None:
-        data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
-        atomic_write(base.with_suffix(".md"), markdown(data) + "\n", overwrite=True)
+        saved = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
+        atomic_write(base.with_suffix(".md"), markdown(saved) + "\n", overwrite=True)
         return
     data: dict[str, Any] = {
         "command": "python " + " ".join(shlex.quote(a) for a in sys.argv),
