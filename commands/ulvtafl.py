@@ -382,11 +382,12 @@ def prove(
     resume: Annotated[bool, typer.Option(
         "--resume", help="continue the search saved in --checkpoint")] = False,
     workers: Annotated[int, typer.Option(
-        parser=int_in(1, 256), help="search the root's moves on this many threads")] = 1,
+        parser=int_in(1, 256),
+        help="search the root's moves (--tree: leaves) on this many threads")] = 1,
     ray: Annotated[str | None, typer.Option(
         metavar="ADDRESS", show_default=False,
-        help="run the work units on Ray: 'local', 'auto' or a cluster address (needs the "
-             "scale extra)")] = None,
+        help="run the work units (--tree: leaf searches) on Ray: 'local', 'auto' or a "
+             "cluster address (needs the scale extra)")] = None,
     certificate: Annotated[str | None, typer.Option(
         metavar="FILE", show_default=False,
         help="write the certificate here when proved (.gz: compressed)")] = None,
