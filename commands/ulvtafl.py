@@ -454,7 +454,7 @@ def prove(
              f"{report.disproof_number}"
              + (f", table {100 * report.table_fill:.0f}% full"
                 if report.table_fill is not None else ""))
-    if report.tree:
+    if isinstance(report.tree, dict):  # a tree search's figures
         t = report.tree
         echo(f"tree: {t['tree_nodes']:,} positions, {t['expanded']:,} expanded, "
              f"{t['leaf_searches']:,} leaf searches, {t['proved_leaves']:,} leaves proved")

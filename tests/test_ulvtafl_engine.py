@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.ulvtafl_positions import random_board, small_position
+from helpers.ulvtafl_positions import random_board, small_position, small_solved
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -80,12 +80,10 @@ def test_u1_mirror_images_share_a_table_key(seed: int) -> None:
 def test_u7_engine_agrees_with_retrograde_analysis_and_its_proofs_check(seed: int) -> None:
     """Wherever the engine settles a position, retrograde analysis (no shared code) gives
     that value; every proof yields a certificate the reference model accepts."""
-    root = small_position(seed, 100_000)
-    if root is None:
+    solved = small_solved(seed, 100_000)
+    if solved is None:
         return
-    table = retro_solve(root, 100_000)
-    assert table is not None
-    value = table.value(root)[0]
+    root, value = solved
     for attacker in (SHEEP, WOLVES):
         prover = Prover(root, attacker, table_bits=16)
         outcome = prover.run(nodes=200_000)

@@ -17,7 +17,7 @@ import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -224,49 +224,27 @@ class Prover:
         pn/dn, table fill); with `checkpoint` the state is saved there every `every`
         seconds and at the end. Ctrl-C stops cleanly (checkpoint written) and returns
         "interrupted"."""
-        check_positive("the node budget", nodes)
-        check_positive("the time budget", seconds)
-        t0 = time.perf_counter()
-        start_nodes = self.nodes
-        base_seconds = self.seconds
-        last_report = last_save = t0
+        clock = RunClock(self, self.nodes, nodes, seconds, progress, checkpoint, every,
+                         report_every)
         why = "open"
         try:
             while self.outcome() == "open":
-                now = time.perf_counter()
-                if seconds is not None and now - t0 >= seconds:
-                    why = "timeout"
-                    break
-                if nodes is not None and self.nodes - start_nodes >= nodes:
-                    why = "max-nodes"
+                why = clock.spent(self.nodes)
+                if why != "open":
                     break
                 step = CHUNK  # by nodes alone: the same budget gives the same search
                 if nodes is not None:
-                    step = min(step, nodes - (self.nodes - start_nodes))
+                    step = min(step, nodes - (self.nodes - clock.start))
                 self.step(step)
-                self.seconds = base_seconds + time.perf_counter() - t0
-                now = time.perf_counter()
-                if progress is not None and now - last_report >= report_every:
-                    last_report = now
-                    progress(self.progress_info(start_nodes, now - t0))
-                if checkpoint is not None and now - last_save >= every:
-                    last_save = now
-                    self.save(checkpoint, overwrite=True)
+                clock.tick()
         except KeyboardInterrupt:
             why = "interrupted"
-        self.seconds = base_seconds + time.perf_counter() - t0
-        self.trace.append(self.progress_info(start_nodes, time.perf_counter() - t0))
-        if checkpoint is not None:
-            self.save(checkpoint, overwrite=True)
-        if progress is not None:
-            progress(self.progress_info(start_nodes, time.perf_counter() - t0))
-        out = self.outcome()
-        return why if out == "open" and why != "open" else out
+        return clock.end(why)
 
-    def progress_info(self, start_nodes: int = 0, spent: float = 0.0) -> dict[str, Any]:
-        """The progress line's figures."""
+    def progress_info(self, start: int = 0, spent: float = 0.0) -> dict[str, Any]:
+        """The progress line's figures (`start`: the node count the rate is taken from)."""
         pn, dn = self.root_numbers()
-        rate = (self.nodes - start_nodes) / spent if spent > 0 else 0.0
+        rate = (self.nodes - start) / spent if spent > 0 else 0.0
         return {"nodes": self.nodes, "seconds": round(self.seconds, 1),
                 "nodes_per_second": round(rate), "proof_number": pn,
                 "disproof_number": dn, "table_fill": round(self.fill, 4),
@@ -473,6 +451,73 @@ class Prover:
         prover.too_large = bool(info["too_large"])
         prover.trace = list(info.get("trace", []))
         return prover
+
+
+class Run(Protocol):
+    """What a budgeted search keeps of its runs (Prover, tree.ProofTree)."""
+
+    seconds: float
+    trace: list[dict[str, Any]]
+
+    def progress_info(self, start: int = 0, spent: float = 0.0) -> dict[str, Any]: ...
+
+    def save(self, path: str | Path, overwrite: bool = False) -> Path: ...
+
+    def outcome(self) -> str: ...
+
+
+class RunClock:
+    """The clock of a budgeted run (Prover.run, tree.ProofTree.run): its node and time
+    budgets, progress reports and saves at their intervals, and its end (time added up,
+    last figures in the trace, saved, reported). Refuses a budget of zero in one line."""
+
+    def __init__(self, search: Run, start: int, nodes: int | None, seconds: float | None,
+                 progress: Progress | None, target: str | Path | None, every: float,
+                 report_every: float) -> None:
+        check_positive("the node budget", nodes)
+        check_positive("the time budget", seconds)
+        self.search = search
+        self.start = start
+        self.nodes = nodes
+        self.seconds = seconds
+        self.progress = progress
+        self.target = target
+        self.every = every
+        self.report_every = report_every
+        self.t0 = self.last_report = self.last_save = time.perf_counter()
+        self.base = search.seconds
+
+    def spent(self, work: int) -> str:
+        """"timeout" or "max-nodes" once a budget is spent (`work`: the node count now),
+        else "open"."""
+        if self.seconds is not None and time.perf_counter() - self.t0 >= self.seconds:
+            return "timeout"
+        if self.nodes is not None and work - self.start >= self.nodes:
+            return "max-nodes"
+        return "open"
+
+    def tick(self) -> None:
+        """Add up the time; report and save when their intervals have passed."""
+        now = time.perf_counter()
+        self.search.seconds = self.base + now - self.t0
+        if self.progress is not None and now - self.last_report >= self.report_every:
+            self.last_report = now
+            self.progress(self.search.progress_info(self.start, now - self.t0))
+        if self.target is not None and now - self.last_save >= self.every:
+            self.last_save = now
+            self.search.save(self.target, overwrite=True)
+
+    def end(self, why: str) -> str:
+        """The run's end; the outcome, or why an open search stopped."""
+        search = self.search
+        search.seconds = self.base + time.perf_counter() - self.t0
+        search.trace.append(search.progress_info(self.start, time.perf_counter() - self.t0))
+        if self.target is not None:
+            search.save(self.target, overwrite=True)
+        if self.progress is not None:
+            self.progress(search.progress_info(self.start, time.perf_counter() - self.t0))
+        out = search.outcome()
+        return why if out == "open" and why != "open" else out
 
 
 def _umask() -> int:

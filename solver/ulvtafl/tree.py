@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import time
 from collections.abc import Callable
 from concurrent.futures import ALL_COMPLETED, FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -52,6 +51,7 @@ from fleece.solver.ulvtafl.prover import (
     SIDE,
     CheckpointError,
     Prover,
+    RunClock,
     check_options,
     table_bits_for,
 )
@@ -498,11 +498,8 @@ class ProofTree:
         threads, or by Ray actors with `ray_address` ("local" starts Ray here; "auto" or
         "ray://host:port" joins a cluster). Ctrl-C stops cleanly once the running leaf
         searches end and returns "interrupted"."""
-        check_positive("the node budget", nodes)
-        check_positive("the time budget", seconds)
-        t0 = time.perf_counter()
-        base, start = self.seconds, self.work
-        last_report = last_save = t0
+        clock = RunClock(self, self.work, nodes, seconds, progress, folder, every,
+                         report_every)
         if ray_address is not None:
             pool: _Threads | _Ray = _Ray(ray_address, self.workers, self._worker_args())
         else:
@@ -515,11 +512,8 @@ class ProofTree:
         why = "open"
         try:
             while True:
-                now = time.perf_counter()
-                if seconds is not None and now - t0 >= seconds:
-                    why = "timeout"
-                elif nodes is not None and self.work - start >= nodes:
-                    why = "max-nodes"
+                if why == "open":  # once spent, the running searches only finish
+                    why = clock.spent(self.work)
                 while pool.free and why == "open":
                     pick = self._next()
                     if pick is None:
@@ -531,14 +525,7 @@ class ProofTree:
                     break
                 for leaf, info in pool.wait():
                     self._record(leaf, info)
-                self.seconds = base + time.perf_counter() - t0
-                now = time.perf_counter()
-                if progress is not None and now - last_report >= report_every:
-                    last_report = now
-                    progress(self.progress_info(start, now - t0))
-                if folder is not None and now - last_save >= every:
-                    last_save = now
-                    self.save(folder, overwrite=True)
+                clock.tick()
         except KeyboardInterrupt:
             why = "interrupted"
             if pool.running:  # compiled searches cannot stop midway
@@ -547,14 +534,7 @@ class ProofTree:
         finally:
             pool.close()
             self._pool = None
-        self.seconds = base + time.perf_counter() - t0
-        self.trace.append(self.progress_info(start, time.perf_counter() - t0))
-        if folder is not None:
-            self.save(folder, overwrite=True)
-        if progress is not None:
-            progress(self.progress_info(start, time.perf_counter() - t0))
-        out = self.outcome()
-        return why if out == "open" and why != "open" else out
+        return clock.end(why)
 
     # ---- what it found ----------------------------------------------------------------
 

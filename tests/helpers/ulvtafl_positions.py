@@ -32,3 +32,13 @@ def small_position(seed: int, limit: int) -> UlvState | None:
         if not s.is_terminal() and retro_solve(s, limit) is not None:
             return s
     return None
+
+
+def small_solved(seed: int, limit: int) -> tuple[UlvState, str] | None:
+    """A small position (see small_position) and its value by retrograde analysis."""
+    root = small_position(seed, limit)
+    if root is None:
+        return None
+    table = retro_solve(root, limit)
+    assert table is not None
+    return root, table.value(root)[0]
