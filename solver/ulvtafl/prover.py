@@ -16,6 +16,7 @@ import tempfile
 import time
 import zipfile
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -466,26 +467,28 @@ class Run(Protocol):
     def outcome(self) -> str: ...
 
 
+@dataclass
 class RunClock:
     """The clock of a budgeted run (Prover.run, tree.ProofTree.run): its node and time
     budgets, progress reports and saves at their intervals, and its end (time added up,
     last figures in the trace, saved, reported). Refuses a budget of zero in one line."""
 
-    def __init__(self, search: Run, start: int, nodes: int | None, seconds: float | None,
-                 progress: Progress | None, target: str | Path | None, every: float,
-                 report_every: float) -> None:
-        check_positive("the node budget", nodes)
-        check_positive("the time budget", seconds)
-        self.search = search
-        self.start = start
-        self.nodes = nodes
-        self.seconds = seconds
-        self.progress = progress
-        self.target = target
-        self.every = every
-        self.report_every = report_every
+    search: Run
+    start: int  # the node count when the run began
+    nodes: int | None
+    seconds: float | None
+    progress: Progress | None
+    target: str | Path | None
+    every: float
+    report_every: float
+    t0: float = field(init=False)
+    base: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        check_positive("the node budget", self.nodes)
+        check_positive("the time budget", self.seconds)
         self.t0 = self.last_report = self.last_save = time.perf_counter()
-        self.base = search.seconds
+        self.base = self.search.seconds
 
     def spent(self, work: int) -> str:
         """"timeout" or "max-nodes" once a budget is spent (`work`: the node count now),
