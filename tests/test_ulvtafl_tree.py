@@ -191,3 +191,24 @@ def test_sigterm_stops_a_tree_run_cleanly_with_its_folder_saved(tmp_path: Path) 
     report = json.loads(out)
     assert report["outcome"] == "interrupted" and report["nodes"] > 0
     assert ProofTree.load(folder).work == report["nodes"]
+
+
+def test_a_leaf_that_searching_cannot_move_on_is_expanded(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A leaf proved without a certificate (the proof store lost part of it), or open after
+    a search that spent no node, is expanded next instead of being searched again forever."""
+    from fleece.solver.ulvtafl import tree as module
+
+    searched: list[str] = []
+
+    def stuck(self: object, position: str, nodes: int) -> dict[str, object]:
+        searched.append(position)
+        if len(searched) % 2:
+            return {"outcome": "proved", "pn": 0, "dn": INF, "nodes": 0, "certificate": None}
+        return {"outcome": "unverified", "pn": 5, "dn": 0, "nodes": 0}
+
+    monkeypatch.setattr(module.Worker, "search", stuck)
+    tree = small_tree(workers=1)
+    assert tree.run(seconds=3) == "timeout"
+    assert len(searched) == len(set(searched))  # no leaf searched twice
+    assert tree.progress_info()["expanded"] > 5

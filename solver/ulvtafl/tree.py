@@ -61,6 +61,7 @@ FORMAT = "fleece-ulvtafl-tree"
 VERSION = 1
 REPEAT = 0  # the node every repetition edge leads to: never an attacker win
 ROOT = 1
+EXPAND = -2  # Node.cert of a leaf that searching again cannot move on: expand it next
 Progress = Callable[[dict[str, Any]], None]
 
 
@@ -71,7 +72,8 @@ class Node:
     A leaf holds its search's numbers; an expanded node (kids set) the numbers of its
     kids. `seq` orders settled nodes (a kid is settled before its parent); `choice` is
     the proved kid an OR node plays; `cert` indexes the certificate of a leaf proved by
-    its search; `flips[j]`: kid j is the mirror image of what move j reaches."""
+    its search (EXPAND: searching it again would get nowhere); `flips[j]`: kid j is the
+    mirror image of what move j reaches."""
 
     position: str
     attacks: bool
@@ -431,7 +433,7 @@ class ProofTree:
                 continue
             if not node.searched:
                 return leaf, self.leaf_nodes
-            if node.work < self.leaf_max:
+            if node.work < self.leaf_max and node.cert != EXPAND:
                 return leaf, min(max(node.work, self.leaf_nodes), self.leaf_max - node.work)
             self._expand(leaf)
         return None
@@ -459,11 +461,14 @@ class ProofTree:
             node.pn, node.dn = 0, INF
         elif outcome == "proved":  # the store lost part of it: expanding will find it again
             node.pn, node.dn = 1, 1
+            node.cert = EXPAND
         elif outcome == "disproved":
             node.pn, node.dn = INF, 0
         else:
             node.pn = max(1, min(int(info["pn"]), INF - 1))
             node.dn = max(1, min(int(info["dn"]), INF - 1))
+            if int(info["nodes"]) == 0:  # e.g. a disproof too large to check: split it
+                node.cert = EXPAND
         self._update(i)
 
     # ---- running ----------------------------------------------------------------------
