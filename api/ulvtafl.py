@@ -505,12 +505,7 @@ def prove(request: ProveRequest,
                                  memory=memory, forward_only=request.forward_only,
                                  safe_only=request.safe_only, profile=request.profile)
         else:
-            from pathlib import Path
-
-            if request.checkpoint is not None and not request.force and \
-                    (Path(request.checkpoint) / "search.npz").exists():
-                raise FleeceError(f"{request.checkpoint}: holds a checkpoint (resume it, or "
-                                  "force to start afresh)", field="checkpoint")
+            _refuse_saved(request, "search.npz", "a checkpoint")
             prover = Prover(state, attacker, memory=memory, safe_only=request.safe_only,
                             forward_only=request.forward_only, profile=request.profile)
         outcome = prover.run(nodes=request.max_nodes, seconds=request.seconds,
@@ -542,12 +537,21 @@ def prove(request: ProveRequest,
                        tree=tree)
 
 
+def _refuse_saved(request: ProveRequest, name: str, what: str) -> None:
+    """Refuse to start afresh over a saved search (file `name` in the checkpoint folder)
+    unless `force`."""
+    from pathlib import Path
+
+    folder = request.checkpoint
+    if folder is not None and not request.force and (Path(folder) / name).exists():
+        raise FleeceError(f"{folder}: holds {what} (resume it, or force to start afresh)",
+                          field="checkpoint")
+
+
 def _prove_tree(request: ProveRequest, state: Any, attacker: int, memory: int | None,
                 progress: Callable[[dict[str, Any]], None] | None) -> tuple[Any, ...]:
     """The tree search of `prove`: (outcome, nodes, seconds, certificate, root pn, dn,
     the tree's figures)."""
-    from pathlib import Path
-
     from fleece.solver.ulvtafl.tree import ProofTree
 
     folder = request.checkpoint
@@ -556,10 +560,7 @@ def _prove_tree(request: ProveRequest, state: Any, attacker: int, memory: int | 
         tree = ProofTree.load(folder, workers=request.workers, memory=memory, state=state,
                               leaf_nodes=request.leaf_nodes, leaf_max=request.leaf_max)
     else:
-        if folder is not None and not request.force and \
-                (Path(folder) / "tree.json.gz").exists():
-            raise FleeceError(f"{folder}: holds a saved tree (resume it, or force to start "
-                              "afresh)", field="checkpoint")
+        _refuse_saved(request, "tree.json.gz", "a saved tree")
         tree = ProofTree(state, attacker, workers=request.workers,
                          leaf_nodes=request.leaf_nodes, leaf_max=request.leaf_max,
                          memory=memory, safe_leaves=request.safe_leaves,

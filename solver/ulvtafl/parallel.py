@@ -178,25 +178,32 @@ class _Threads:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
+def start_ray(address: str, workers: int) -> tuple[Any, bool]:
+    """The ray module, initialised unless it already is ("local": on this machine with
+    `workers` CPUs; otherwise an existing cluster's address), and whether this call started
+    it (so the caller shuts it down). FleeceError when Ray is not installed."""
+    try:
+        import ray
+    except ImportError:
+        raise FleeceError("Ray is not installed: pip install 'fleece-toolkit[scale]'",
+                          field="ray") from None
+    if ray.is_initialized():
+        return ray, False
+    if address == "local":
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    else:
+        ray.init(address=address, log_to_driver=False)
+    return ray, True
+
+
 class _Ray:
     """Units run by Ray actors (`ray.init()` locally, or an existing cluster's address)."""
 
     name = "ray"
 
     def __init__(self, address: str, workers: int) -> None:
-        try:
-            import ray
-        except ImportError:
-            raise FleeceError("Ray is not installed: pip install 'fleece-toolkit[scale]'") \
-                from None
-        self.ray = ray
-        self.started = False
-        if not ray.is_initialized():
-            if address == "local":
-                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-            else:
-                ray.init(address=address, log_to_driver=False)
-            self.started = True
+        self.ray, self.started = start_ray(address, workers)
+        ray = self.ray
         self.actor = ray.remote(num_cpus=1)(UnitRunner)
         self.refs: dict[Any, int] = {}
 

@@ -482,7 +482,9 @@ class RunClock:
     every: float
     report_every: float
     t0: float = field(init=False)
-    base: float = field(init=False)
+    base: float = field(init=False)  # the search's seconds before this run
+    last_report: float = field(init=False)
+    last_save: float = field(init=False)
 
     def __post_init__(self) -> None:
         check_positive("the node budget", self.nodes)

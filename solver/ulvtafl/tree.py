@@ -45,7 +45,7 @@ from fleece.rules.ulvtafl.notation import parse_position, position_text
 from fleece.solver.ulvtafl import engine as e
 from fleece.solver.ulvtafl.budget import check_positive, resolve
 from fleece.solver.ulvtafl.certificate import bare, check_certificate, write_json
-from fleece.solver.ulvtafl.parallel import mirror_move, mirror_position
+from fleece.solver.ulvtafl.parallel import mirror_move, mirror_position, start_ray
 from fleece.solver.ulvtafl.prover import (
     DEFAULT_PROFILE,
     SIDE,
@@ -114,9 +114,8 @@ class Worker:
     """One back-end searcher: a safe-only Prover (when asked) and an unrestricted one,
     each retargeted from leaf to leaf so its table carries over."""
 
-    def __init__(self, rules: Any, attacker: int, memory: int, safe: bool,
+    def __init__(self, attacker: int, memory: int, safe: bool,
                  profile: str = DEFAULT_PROFILE) -> None:
-        self.rules = rules
         self.attacker = attacker
         self.bits = worker_bits(memory, safe)
         self.safe = safe
@@ -214,19 +213,8 @@ class _Ray:
     name = "ray"
 
     def __init__(self, address: str, count: int, args: tuple[Any, ...]) -> None:
-        try:
-            import ray
-        except ImportError:
-            raise FleeceError("Ray is not installed: pip install 'fleece-toolkit[scale]'",
-                              field="ray") from None
-        self.ray = ray
-        self.started = not ray.is_initialized()
-        if self.started:
-            if address == "local":
-                ray.init(num_cpus=count, include_dashboard=False, log_to_driver=False)
-            else:
-                ray.init(address=address, log_to_driver=False)
-        actor = ray.remote(num_cpus=1)(Worker)
+        self.ray, self.started = start_ray(address, count)
+        actor = self.ray.remote(num_cpus=1)(Worker)
         self.workers: list[Any] = [actor.remote(*args) for _ in range(count)]
         self.free = list(range(count))
         self.running: dict[Any, tuple[int, int]] = {}
@@ -474,7 +462,7 @@ class ProofTree:
     # ---- running ----------------------------------------------------------------------
 
     def _worker_args(self) -> tuple[Any, ...]:
-        return (self.root_state.rules, self.attacker, self.memory // self.workers,
+        return (self.attacker, self.memory // self.workers,
                 self.safe_leaves, self.profile)
 
     def settled(self) -> bool:
