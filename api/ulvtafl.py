@@ -385,8 +385,10 @@ class ProveRequest(PositionRequest):
     `profile` picks the initial proof numbers ("mobility" or "paddock"). `tree` grows a
     proof-number tree over df-pn searches of at most `leaf_max` nodes a leaf (the first
     `leaf_nodes`), for proofs too large for one table; `checkpoint` is then its folder
-    (any number of workers) and `safe_leaves` searches each leaf with the sheep on safe
-    moves first (the unrestricted search where that fails)."""
+    (any number of workers), `safe_leaves` searches each leaf with the sheep on safe
+    moves first (the unrestricted search where that fails) and `safe_front` gives the
+    sheep only safe moves in the tree itself where they have one (a failure then says
+    nothing)."""
 
     side: str = "sheep"
     profile: str = "mobility"
@@ -405,6 +407,7 @@ class ProveRequest(PositionRequest):
     leaf_nodes: int = 1_000_000
     leaf_max: int | None = None
     safe_leaves: bool = False
+    safe_front: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -458,8 +461,11 @@ def prove(request: ProveRequest,
         if request.safe_only or request.forward_only:
             raise FleeceError("a tree search restricts its leaves only (safe_leaves)",
                               field="safe_only" if request.safe_only else "forward_only")
-    elif request.safe_leaves:
-        raise FleeceError("safe leaves belong to the tree search (tree)", field="safe_leaves")
+    else:
+        for flag, name, what in ((request.safe_leaves, "safe_leaves", "safe leaves belong"),
+                                 (request.safe_front, "safe_front", "a safe front belongs")):
+            if flag:
+                raise FleeceError(f"{what} to the tree search (tree)", field=name)
     if (request.workers > 1 or request.ray) and request.checkpoint is not None \
             and not request.tree:
         raise FleeceError("a split search keeps no checkpoint (one worker can)",
@@ -558,13 +564,14 @@ def _prove_tree(request: ProveRequest, state: Any, attacker: int, memory: int | 
     if request.resume:
         assert folder is not None
         tree = ProofTree.load(folder, workers=request.workers, memory=memory, state=state,
-                              leaf_nodes=request.leaf_nodes, leaf_max=request.leaf_max)
+                              leaf_nodes=request.leaf_nodes, leaf_max=request.leaf_max,
+                              safe_front=request.safe_front)
     else:
         _refuse_saved(request, "tree.json.gz", "a saved tree")
         tree = ProofTree(state, attacker, workers=request.workers,
                          leaf_nodes=request.leaf_nodes, leaf_max=request.leaf_max,
                          memory=memory, safe_leaves=request.safe_leaves,
-                         profile=request.profile)
+                         safe_front=request.safe_front, profile=request.profile)
     outcome = tree.run(nodes=request.max_nodes, seconds=request.seconds, progress=progress,
                        folder=folder, ray_address=request.ray)
     info = tree.progress_info()

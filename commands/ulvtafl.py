@@ -417,6 +417,10 @@ def prove(
     safe_leaves: Annotated[bool, typer.Option(
         "--safe-leaves", help="--tree: search each leaf with the sheep on safe moves first "
                               "(the unrestricted search where that fails)")] = False,
+    safe_front: Annotated[bool, typer.Option(
+        "--safe-front", help="--tree: where the sheep have a move no wolf can capture after, "
+                             "the tree gives them only such moves: its proof holds; its "
+                             "failure proves nothing")] = False,
     json: Json = False,
 ) -> int:
     """A long proof search (df-pn) for one side's win, with budgets, checkpoints to resume,
@@ -428,9 +432,9 @@ def prove(
         safe_only=safe_only, forward_only=forward_only, profile=profile.value,
         checkpoint=checkpoint, resume=resume, force=force, workers=workers, ray=ray,
         certificate=certificate, tree=tree, leaf_nodes=leaf_nodes, leaf_max=leaf_max,
-        safe_leaves=safe_leaves, **_position(setup, position, wolf, orthogonal,
-                                             wolf_diagonal_captures_only, sheep_orthogonal,
-                                             no_repetition_draw))
+        safe_leaves=safe_leaves, safe_front=safe_front,
+        **_position(setup, position, wolf, orthogonal, wolf_diagonal_captures_only,
+                    sheep_orthogonal, no_repetition_draw))
     bar, update = _proof_progress()
     with _terminate_as_interrupt():
         if bar is not None:

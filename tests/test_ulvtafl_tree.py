@@ -14,8 +14,8 @@ from helpers.clirun import invoke
 from helpers.ulvtafl_positions import small_solved
 
 from fleece.rules.errors import FleeceError
-from fleece.rules.ulvtafl.game import SHEEP, WOLVES, UlvtaflOptions, initial_state
-from fleece.rules.ulvtafl.notation import parse_position
+from fleece.rules.ulvtafl.game import SHEEP, WOLVES, UlvState, UlvtaflOptions, initial_state
+from fleece.rules.ulvtafl.notation import parse_move, parse_position
 from fleece.solver.ulvtafl.certificate import check_certificate
 from fleece.solver.ulvtafl.prover import CheckpointError
 from fleece.solver.ulvtafl.tree import INF, ROOT, ProofTree
@@ -70,6 +70,68 @@ def test_tree_values_agree_with_retrograde_analysis(seed: int) -> None:
             assert value != name and tree.repetitions == 0
         elif outcome == "failed":
             assert tree.repetitions > 0
+    # the sheep kept to safe moves in the tree: a proof holds, a disproof is never claimed
+    tree = ProofTree(root, SHEEP, workers=2, leaf_nodes=500, leaf_max=2000, memory="96M",
+                     safe_front=True)
+    outcome = tree.run(nodes=300_000)
+    assert outcome != "disproved"
+    if outcome == "proved":
+        assert value == "sheep"
+        cert = tree.certificate()
+        assert cert is not None and check_certificate(root, "sheep", cert) > 0
+
+
+def _captures_after(state: UlvState, move: str) -> bool:
+    """True when a wolf can capture after this move (the reference rules' legal moves)."""
+    after = state.play(parse_move(move))
+    return not after.is_terminal() and any(m.capture for m in after.legal_moves())
+
+
+def test_a_safe_front_gives_the_sheep_only_safe_moves_where_they_have_one(
+        tmp_path: Path) -> None:
+    """With safe_front, every expanded sheep position of the tree lists exactly the moves
+    after which no wolf can capture (all moves where none is safe); the wolves keep every
+    move; a saved tree keeps the setting."""
+    tree = small_tree(safe_front=True, leaf_nodes=2000, leaf_max=4000)
+    tree.run(nodes=400_000)
+    expanded = [n for n in tree.nodes[1:] if n.kids is not None]
+    assert any(n.attacks for n in expanded) and any(not n.attacks for n in expanded)
+    pruned = 0
+    for node in expanded:
+        state = parse_position(node.position)
+        legal = {m.text() for m in state.legal_moves()}
+        safe = {m for m in legal if not _captures_after(state, m)}
+        assert node.moves is not None
+        want = (safe or legal) if node.attacks else legal
+        # one sheep step reaches one board: the sheep keep exactly the wanted moves; a
+        # wolf's capture chains that end on one board are one kid
+        assert set(node.moves) == want if node.attacks else set(node.moves) <= want
+        assert len(set(node.moves)) == len(node.moves)
+        pruned += len(legal) - len(want)
+    assert pruned > 0  # the start's sheep have unsafe moves: some were left out
+    tree.save(tmp_path)
+    assert ProofTree.load(tmp_path, memory="128M").safe_front
+    # turned on when a plain tree resumes, and kept from then on
+    plain = small_tree()
+    plain.run(nodes=100_000)
+    assert not plain.safe_front and plain.progress_info()["safe_front"] is False
+    plain.save(tmp_path / "plain")
+    on = ProofTree.load(tmp_path / "plain", memory="128M", safe_front=True)
+    assert on.safe_front and on.progress_info()["safe_front"] is True
+    on.save(tmp_path / "plain", overwrite=True)
+    assert ProofTree.load(tmp_path / "plain", memory="128M").safe_front
+
+
+def test_a_safe_front_tree_proves_a_sheep_win_with_a_certificate_that_checks() -> None:
+    """A sheep win in 37 plies (retrograde analysis) proved through a tree that left out
+    unsafe sheep moves; the certificate is checked by the reference rules."""
+    root = parse_position(".S./.SS/.S.SSSW/.S..SS./......./.../... s")
+    tree = ProofTree(root, SHEEP, workers=2, leaf_nodes=2000, leaf_max=8000, memory="96M",
+                     safe_front=True)
+    assert tree.run(seconds=600) == "proved", tree.progress_info()
+    assert tree.progress_info()["expanded"] > 1
+    cert = tree.certificate(check=False)
+    assert cert is not None and check_certificate(root, "sheep", cert) > len(cert) > 10
 
 
 def test_the_tree_searches_its_leaves_on_a_local_ray_instance() -> None:
@@ -132,6 +194,8 @@ def test_bad_options_are_one_line_errors() -> None:
         small_tree(leaf_nodes=1000, leaf_max=999)
     with pytest.raises(FleeceError, match="only the sheep"):
         small_tree(attacker=WOLVES, safe_leaves=True)
+    with pytest.raises(FleeceError, match="safe front"):
+        small_tree(attacker=WOLVES, safe_front=True)
     with pytest.raises(FleeceError, match="must be more than zero"):
         small_tree(leaf_nodes=0)
     ended = parse_position("SSS/SSS/..SSS../......./W....../.../... w")
@@ -161,7 +225,9 @@ def test_the_cli_proves_with_a_tree_and_refuses_to_overwrite_it(tmp_path: Path) 
 
 
 @pytest.mark.parametrize("extra, words", [
-    (["--safe-leaves"], "tree search"),
+    (["--safe-leaves"], "safe leaves belong to the tree search"),
+    (["--safe-front"], "a safe front belongs to the tree search"),
+    (["--tree", "--safe-front", "--side", "wolves"], "only the sheep"),
     (["--tree", "--safe-only"], "leaves only"),
 ])
 def test_tree_options_out_of_place_are_one_line(extra: list[str], words: str) -> None:

@@ -21,7 +21,9 @@ move to a child proved before its parent) and is re-checked by the reference rul
 With `safe_leaves` (sheep attacker only) a leaf is first searched with the sheep restricted
 to moves no wolf can capture after (Prover safe_only), whose proofs hold; when that search
 fails, the unrestricted search decides the leaf. The front end itself lets the attacker
-play every move.
+play every move, unless `safe_front`: then where the sheep have a move no wolf can capture
+after, the front end gives them only such moves, so the tree never follows a sacrifice. Its
+proofs hold; a disproof is then only "failed" (the pruned moves might win).
 
     tree = ProofTree(initial_state(UlvtaflOptions(setup=20)), SHEEP, workers=2)
     tree.run(seconds=3600, folder="runs/tree20")
@@ -40,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from fleece.rules.errors import FleeceError
-from fleece.rules.ulvtafl.game import SHEEP, UlvState
+from fleece.rules.ulvtafl.game import SHEEP, UlvState, wolf_captures
 from fleece.rules.ulvtafl.notation import parse_position, position_text
 from fleece.solver.ulvtafl import engine as e
 from fleece.solver.ulvtafl.budget import check_positive, resolve
@@ -250,7 +252,7 @@ class ProofTree:
     def __init__(self, state: UlvState, attacker: int, *, workers: int = 1,
                  leaf_nodes: int = 1_000_000, leaf_max: int | None = None,
                  memory: int | str | None = None, safe_leaves: bool = False,
-                 profile: str = DEFAULT_PROFILE) -> None:
+                 safe_front: bool = False, profile: str = DEFAULT_PROFILE) -> None:
         if workers < 1:
             raise FleeceError(f"workers must be at least 1, not {workers}", field="workers")
         check_positive("the leaf budget", leaf_nodes)
@@ -258,9 +260,10 @@ class ProofTree:
         if leaf_max < leaf_nodes:
             raise FleeceError(f"the largest leaf search ({leaf_max:,} nodes) is smaller than "
                               f"the first ({leaf_nodes:,})", field="leaf_max")
-        if safe_leaves and attacker != SHEEP:
-            raise FleeceError("only the sheep's moves can be restricted (safe leaves)",
-                              field="safe_leaves")
+        for flag, name in ((safe_leaves, "safe_leaves"), (safe_front, "safe_front")):
+            if flag and attacker != SHEEP:
+                raise FleeceError("only the sheep's moves can be restricted "
+                                  f"({name.replace('_', ' ')})", field=name)
         check_options(attacker, profile, False, False)
         root = bare(state)
         if root.is_terminal():
@@ -274,6 +277,7 @@ class ProofTree:
         self.busy: dict[int, tuple[int, int]] = {}  # leaves being searched: their numbers
         self.memory = resolve(memory)
         self.safe_leaves = safe_leaves
+        self.safe_front = safe_front
         worker_bits(self.memory // workers, safe_leaves)  # refuse too small a budget now
         self.profile = profile
         self.nodes: list[Node] = [Node("", False, INF, 0, True)]
@@ -325,6 +329,16 @@ class ProofTree:
                     todo.append(p)
         return False
 
+    def _moves(self, state: UlvState, attacks: bool) -> list[tuple[str, UlvState]]:
+        """The moves the front end plays from a position and where they go: every legal
+        move, or with `safe_front` the sheep attacker's safe ones where there are any."""
+        out = [(m.text(), bare(state.play(m))) for m in state.legal_moves()]
+        if attacks and self.safe_front:
+            safe = [(m, c) for m, c in out
+                    if next(wolf_captures(c.rules, c.sheep, c.wolves), None) is None]
+            return safe or out
+        return out
+
     def _expand(self, i: int) -> None:
         """Give a searched open leaf its kids (one per distinct position reached), their
         first numbers from the workers' tables where they hold them."""
@@ -333,8 +347,7 @@ class ProofTree:
         kids: list[int] = []
         moves: list[str] = []
         flips: list[bool] = []
-        for m in state.legal_moves():
-            child = bare(state.play(m))
+        for m, child in self._moves(state, node.attacks):
             size = len(self.nodes)
             k, flip = self._node(child)
             known = k < size
@@ -344,7 +357,7 @@ class ProofTree:
             if any(k == a and flip == b for a, b in zip(kids, flips, strict=True)):
                 continue  # a position two moves reach (its mirror image is another kid)
             kids.append(k)
-            moves.append(m.text())
+            moves.append(m)
             flips.append(flip)
             kid = self.nodes[k]
             if k != REPEAT:
@@ -472,12 +485,13 @@ class ProofTree:
 
     def outcome(self) -> str:
         """"proved", "disproved", "failed" (a disproof that may lean on a repetition
-        edge, which says nothing of the game) or "open"."""
+        edge or on the moves `safe_front` left out, which says nothing of the game) or
+        "open"."""
         root = self.nodes[ROOT]
         if root.pn == 0:
             return "proved"
         if root.dn == 0:
-            return "failed" if self.repetitions else "disproved"
+            return "failed" if self.repetitions or self.safe_front else "disproved"
         return "open"
 
     def run(self, nodes: int | None = None, seconds: float | None = None,
@@ -541,7 +555,8 @@ class ProofTree:
                 "disproof_number": dn, "tree_nodes": len(self.nodes) - 1,
                 "expanded": sum(1 for n in self.nodes[1:] if n.kids is not None),
                 "leaf_searches": self.leaves, "proved_leaves": len(self.certs),
-                "outcome": self.outcome()}
+                "leaf_nodes": self.leaf_nodes, "leaf_max": self.leaf_max,
+                "safe_front": self.safe_front, "outcome": self.outcome()}
 
     def root_numbers(self) -> tuple[int, int]:
         """The root's proof and disproof numbers, with the leaves being searched at their
@@ -658,7 +673,8 @@ class ProofTree:
         """What identifies this tree (a saved one must match it to resume)."""
         return {"format": FORMAT, "version": VERSION, "engine": e.ENGINE_VERSION,
                 "root": position_text(self.root_state), "attacker": SIDE[self.attacker],
-                "safe_leaves": self.safe_leaves, "profile": self.profile}
+                "safe_leaves": self.safe_leaves, "safe_front": self.safe_front,
+                "profile": self.profile}
 
     def save(self, folder: str | Path, overwrite: bool = False) -> Path:
         """Write the tree and its leaf certificates to `folder`/tree.json.gz atomically;
@@ -683,9 +699,11 @@ class ProofTree:
     @classmethod
     def load(cls, folder: str | Path, *, workers: int = 1, leaf_nodes: int | None = None,
              leaf_max: int | None = None, memory: int | str | None = None,
-             state: UlvState | None = None) -> ProofTree:
+             state: UlvState | None = None, safe_front: bool = False) -> ProofTree:
         """A tree resumed from its folder (CheckpointError in one line when missing,
-        corrupt, of another engine version or, when `state` is given, of another root)."""
+        corrupt, of another engine version or, when `state` is given, of another root).
+        `safe_front` turns the safe front on from now on (a tree once pruned stays so: its
+        disproofs are only ever "failed")."""
         path = Path(folder) / "tree.json.gz"
         if not path.is_file():
             raise CheckpointError(f"{path}: no saved tree there")
@@ -711,6 +729,7 @@ class ProofTree:
                    leaf_nodes=leaf_nodes or int(data["leaf_nodes"]),
                    leaf_max=leaf_max or int(data["leaf_max"]), memory=memory,
                    safe_leaves=bool(data["safe_leaves"]),
+                   safe_front=safe_front or bool(data.get("safe_front", False)),
                    profile=str(data.get("profile", DEFAULT_PROFILE)))
         tree.nodes = nodes
         tree.index = {n.position: i for i, n in enumerate(nodes) if i != REPEAT}
