@@ -8,6 +8,16 @@ written into the report):
         [--twenty-seconds 600 --twenty-checkpoint DIR [--resume]] \\
         [--variants] [--variant-nodes 20000000] [--variant-memory 512M] [--skip-speed]
 
+A movement-limit variant one search leaves unknown can then be grown as a proof tree
+(solver/ulvtafl/tree.py), and the report updated in place; the report names that command too,
+and the certificates go to files beside it:
+
+    python benchmarks/bench_ulvtafl.py --report reports/ulvtafl-start --settle-variants 3000 \\
+        [--tree-memory 8G] [--tree-workers 2] [--tree-folder DIR]
+
+With --tree-folder each variant's tree is saved in a folder of its own there and resumed
+from it on the next run; the report's figures are then the tree's totals over its runs.
+
 Speed (medians of --runs interleaved runs, with the new engine's ratio to the first engine,
 legacy.py, in the same run; the load average is printed): perft(7) from the 20-sheep start
 under U10's ends alone and ending lines at a repetition (U7); retrograde analysis; proof
@@ -63,14 +73,15 @@ SIDE = ("wolves", "sheep")
 
 
 def public_command(command: str) -> str:
-    """The command as a reader can run it from a checkout: the 20-sheep checkpoint folder,
-    a path on the machine that ran it, is shown as the placeholder DIR."""
+    """The command as a reader can run it from a checkout: the 20-sheep checkpoint folder
+    and the variants' tree folder, paths on the machine that ran it, are shown as the
+    placeholder DIR."""
     words = shlex.split(command)
     for i, word in enumerate(words):
-        if word == "--twenty-checkpoint" and i + 1 < len(words):
+        if word in ("--twenty-checkpoint", "--tree-folder") and i + 1 < len(words):
             words[i + 1] = "DIR"
-        elif word.startswith("--twenty-checkpoint="):
-            words[i] = "--twenty-checkpoint=DIR"
+        elif word.startswith(("--twenty-checkpoint=", "--tree-folder=")):
+            words[i] = word.split("=")[0] + "=DIR"
     return " ".join(shlex.quote(w) for w in words)
 
 
@@ -187,7 +198,7 @@ def frontier(prover: Prover) -> dict[str, Any]:
         pn, dn = (phi, delta) if c.to_move == prover.attacker else (delta, phi)
         kids.append({"move": m.text(), "proof_number": _num(pn), "disproof_number": _num(dn),
                      "work": int(work)})
-    line = []
+    line: list[str] = []
     seen = set()
     while len(line) < 60 and not state.is_terminal():
         best = None
@@ -315,6 +326,59 @@ def variants(nodes: int, memory: str) -> dict[str, Any]:
     return out
 
 
+def slug(text: str) -> str:
+    """A file-name word for a variant's name."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def settle_variants(base: Path, seconds: float, memory: str, workers: int,
+                    command: str, folder: str | None = None) -> dict[str, Any]:
+    """Grow a proof tree (the sheep attacking, `seconds` each) for every movement-limit
+    variant of the report PATH.json that one search left unknown. A proof's certificate is
+    re-checked by the reference model and written beside the report; an open tree leaves
+    the row unknown with the tree's work added. With `folder` each tree is saved in
+    folder/<setup>-<limits> and resumed from there. The updated report."""
+    from fleece.solver.ulvtafl.tree import ProofTree
+
+    data: dict[str, Any] = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
+    var = data["variants"]
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    t0 = time.perf_counter()
+    for row in var["limits"]:
+        if row["value"] != "unknown":
+            continue
+        state = initial_state(UlvtaflOptions(setup=row["setup"], rules=LIMITS[row["limits"]]))
+        saved = Path(folder, f"{row['setup']}-{slug(row['limits'])}") if folder else None
+        if saved is not None and (saved / "tree.json.gz").is_file():
+            tree = ProofTree.load(saved, workers=workers, memory=memory, state=state)
+        else:
+            tree = ProofTree(state, SHEEP, workers=workers, memory=memory)
+        runs = len(tree.trace) + 1
+        outcome = tree.run(seconds=seconds, folder=saved)
+        info = tree.progress_info()
+        row["tree"] = {"outcome": outcome, "nodes": tree.work,
+                       "seconds": round(tree.seconds, 1), "workers": workers, "runs": runs,
+                       "memory": memory, "tree_nodes": info["tree_nodes"],
+                       "leaf_searches": info["leaf_searches"],
+                       "proof_number": info["proof_number"],
+                       "disproof_number": info["disproof_number"]}
+        print(f"variant {row['setup']} {row['limits']}: tree {outcome} "
+              f"{tree.work:,} nodes", file=sys.stderr, flush=True)
+        if outcome != "proved":
+            continue
+        cert = tree.certificate(check=False)
+        assert cert is not None
+        size = check_certificate(state, "sheep", cert)
+        name = f"{base.name}-{row['setup']}-{slug(row['limits'])}.cert.json.gz"
+        write_certificate(base.parent / name, Certificate(state, "sheep", cert),
+                          overwrite=True)
+        row.update(value="sheep", proof_size=size, position=position_text(state),
+                   certificate=name, strategy_positions=len(cert))
+    var["settled_by"] = {"command": command, "started": started,
+                         "seconds": round(time.perf_counter() - t0, 1)}
+    return data
+
+
 def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]],
              var: dict[str, Any] | None, started: str, seconds: float) -> str:
     """The report as markdown."""
@@ -411,8 +475,30 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
                 "### Movement limits", "", "| setup | limits | value | proof size | nodes |",
                 "|---|---|---|---|---|"]
         for v in var["limits"]:
+            nodes = v["nodes"] + (v["tree"]["nodes"] if "tree" in v else 0)
             out.append(f"| {v['setup']} | {v['limits']} | {v['value']} | "
-                       f"{_dash(v.get('proof_size'))} | {v['nodes']:,} |")
+                       f"{_dash(v.get('proof_size'))} | {nodes:,} |")
+        grown = [v for v in var["limits"] if "tree" in v]
+        if grown:
+            run = var["settled_by"]
+            out += ["", f"For the variants one search left unknown, `{run['command']}` then "
+                    f"grew a proof tree for the sheep (solver/ulvtafl/tree.py; run "
+                    f"{run['started']}, {run['seconds'] / 60:.0f} min wall; a tree resumed "
+                    "from its folder counts all its runs). The nodes column adds both:", ""]
+            for v in grown:
+                t = v["tree"]
+                head = (f"- {v['setup']} sheep, {v['limits']}: one search {v['nodes']:,} "
+                        f"nodes, then the tree {t['nodes']:,} nodes in {t['seconds']:,.0f} s "
+                        f"on {t['workers']} threads over {t['runs']} run(s) "
+                        f"({t['tree_nodes']} positions, "
+                        f"{t['leaf_searches']} leaf searches): ")
+                if v["value"] == "sheep":
+                    out.append(head + f"proved; certificate `reports/{v['certificate']}`, "
+                               f"{v['strategy_positions']:,} strategy positions, checked by "
+                               "the reference model")
+                else:
+                    out.append(head + f"{t['outcome']}, root proof number "
+                               f"{t['proof_number']}, disproof number {t['disproof_number']}")
         out += ["", "### The wolf starting anywhere (default rules)", "",
                 "| setup | sheep win | wolves win | draw | unknown |", "|---|---|---|---|---|"]
         for setup in (13, 15, 17):
@@ -481,8 +567,26 @@ def main() -> None:
     ap.add_argument("--render", action="store_true",
                     help="only write PATH.md again from PATH.json (no search); the report "
                          "names both commands")
+    ap.add_argument("--settle-variants", type=float, default=0.0, metavar="SECONDS",
+                    help="with --report: grow a proof tree, this many seconds each, for the "
+                         "movement-limit variants the report left unknown, and update it")
+    ap.add_argument("--tree-memory", default="8G", help="memory of each proof tree")
+    ap.add_argument("--tree-workers", type=int, default=2, help="threads of each proof tree")
+    ap.add_argument("--tree-folder", help="save each variant's tree under this folder and "
+                    "resume it from there")
     args = ap.parse_args()
     command = public_command("python " + " ".join(shlex.quote(a) for a in sys.argv))
+    if args.settle_variants and args.report:
+        base = Path(args.report)
+        data = settle_variants(base, args.settle_variants, args.tree_memory,
+                               args.tree_workers, command, args.tree_folder)
+        atomic_write(base.with_suffix(".json"), json.dumps(data, indent=1) + "\n",
+                     overwrite=True)
+        atomic_write(base.with_suffix(".md"), markdown(
+            public_command(data["command"]), data["speed"], data["setups"],
+            data["variants"], data["started"], data["seconds"]) + "\n", overwrite=True)
+        print(f"report: {base.with_suffix('.md')} (+ .json)")
+        return
     if args.render and args.report:
         base = Path(args.report)
         data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))

@@ -3,13 +3,16 @@
 
     python benchmarks/ulvtafl_tree.py --report reports/ulvtafl-tree \\
         --folder reports/ulvtafl-tree-search [--resume] [--seconds 3600] [--memory 18G] \\
-        [--leaf-nodes 2000000] [--leaf-max 256000000] [--compare-memory 2G] [--no-compare]
+        [--leaf-nodes 2000000] [--leaf-max 256000000] [--safe-front] [--compare-memory 2G] \\
+        [--no-compare]
 
 Comparison: the 13-, 15- and 17-sheep starts proved by one df-pn search (one thread) and by
 the tree (two threads, leaves of 1M to 8M nodes), the same memory in all, each proof's
 certificate re-checked by the reference rules. The 20-sheep start: the tree with safe leaves
 grown from the saved tree in --folder (--resume) or afresh, saved there; its figures add up
-over the runs of that folder. --render rewrites the markdown from the JSON alone.
+over the runs of that folder, and each run's leaf sizes and front are listed. --safe-front
+gives the sheep only safe moves in the tree itself where they have one, from this run on.
+--render rewrites the markdown from the JSON alone.
 """
 
 from __future__ import annotations
@@ -70,15 +73,15 @@ def compare(memory: str, seconds: float) -> list[dict[str, Any]]:
 
 
 def twenty(folder: Path, resume: bool, seconds: float, memory: str, leaf_nodes: int,
-           leaf_max: int) -> dict[str, Any]:
+           leaf_max: int, safe_front: bool = False) -> dict[str, Any]:
     """Grow the 20-sheep tree for `seconds` and describe where it stands."""
     state = initial_state(UlvtaflOptions(setup=20))
     if resume:
         tree = ProofTree.load(folder, workers=2, memory=memory, state=state,
-                              leaf_nodes=leaf_nodes, leaf_max=leaf_max)
+                              leaf_nodes=leaf_nodes, leaf_max=leaf_max, safe_front=safe_front)
     else:
         tree = ProofTree(state, SHEEP, workers=2, leaf_nodes=leaf_nodes, leaf_max=leaf_max,
-                         memory=memory, safe_leaves=True)
+                         memory=memory, safe_leaves=True, safe_front=safe_front)
     before = (tree.work, tree.seconds)
 
     def show(info: dict[str, Any]) -> None:
@@ -94,10 +97,12 @@ def twenty(folder: Path, resume: bool, seconds: float, memory: str, leaf_nodes: 
             "run_seconds": round(tree.seconds - before[1], 1),
             "proof_number": _num(pn), "disproof_number": _num(dn),
             "leaf_nodes": tree.leaf_nodes, "leaf_max": tree.leaf_max,
-            "tree_nodes": info["tree_nodes"], "expanded": info["expanded"],
+            "safe_front": tree.safe_front, "tree_nodes": info["tree_nodes"],
+            "expanded": info["expanded"],
             "leaf_searches": info["leaf_searches"], "proved_leaves": info["proved_leaves"],
-            "runs": [{k: t[k] for k in ("nodes", "seconds", "proof_number",
-                                        "disproof_number", "tree_nodes")}
+            "runs": [{k: t.get(k) for k in ("nodes", "seconds", "proof_number",
+                                            "disproof_number", "tree_nodes", "proved_leaves",
+                                            "leaf_nodes", "leaf_max", "safe_front")}
                      for t in tree.trace],
             "root_moves": [{**m, "nodes": _work_below(tree, m["move"])}
                            for m in tree.root_moves()],
@@ -159,10 +164,14 @@ def markdown(data: dict[str, Any]) -> str:
     t = data.get("twenty")
     if t:
         out += ["## The 20-sheep start", "",
-                f"The tree with safe leaves (each leaf searched with the sheep on moves after "
-                f"which no wolf can capture, the unrestricted search where that fails; the "
-                f"front end lets the sheep play every move), leaves of {t['leaf_nodes']:,} "
-                f"nodes doubled up to {t['leaf_max']:,}.", "",
+                "The tree with safe leaves (each leaf searched with the sheep on moves after "
+                "which no wolf can capture, the unrestricted search where that fails), "
+                + ("a safe front (where the sheep have such a move, the tree itself gives "
+                   "them only such moves; positions expanded before it was on keep every "
+                   "move)" if t.get("safe_front") else
+                   "the front end letting the sheep play every move")
+                + f", leaves of {t['leaf_nodes']:,} nodes doubled up to {t['leaf_max']:,} "
+                "(the last run's; each run's are listed below).", "",
                 f"- outcome: **{t['outcome']}**; root proof number {t['proof_number']}, "
                 f"disproof number {t['disproof_number']}",
                 f"- work: {t['nodes']:,} nodes in {t['seconds']:,.0f} s of search in all; "
@@ -171,11 +180,17 @@ def markdown(data: dict[str, Any]) -> str:
                 f"{t['nodes'] - t['run_nodes']:,} nodes of earlier runs",
                 f"- the tree: {t['tree_nodes']:,} positions, {t['expanded']:,} expanded, "
                 f"{t['leaf_searches']:,} leaf searches, {t['proved_leaves']:,} leaves proved",
-                "", "Each run's end:", "",
-                "| run | nodes | s | root pn | root dn | positions |", "|---|---|---|---|---|---|"]
+                "", "Each run's end (a run before the tree recorded its settings shows -):", "",
+                "| run | leaves (nodes) | safe front | nodes | s | root pn | root dn | "
+                "positions | proved leaves |", "|---|---|---|---|---|---|---|---|---|"]
         for i, r in enumerate(t["runs"], 1):
-            out.append(f"| {i} | {r['nodes']:,} | {r['seconds']:,.0f} | {r['proof_number']} "
-                       f"| {r['disproof_number']} | {r['tree_nodes']:,} |")
+            leaves = (f"{r['leaf_nodes']:,}..{r['leaf_max']:,}" if r.get("leaf_max")
+                      else "-")
+            front = "-" if r.get("safe_front") is None else "yes" if r["safe_front"] else "no"
+            proved = "-" if r.get("proved_leaves") is None else f"{r['proved_leaves']:,}"
+            out.append(f"| {i} | {leaves} | {front} | {r['nodes']:,} | {r['seconds']:,.0f} | "
+                       f"{r['proof_number']} | {r['disproof_number']} | {r['tree_nodes']:,} | "
+                       f"{proved} |")
         out += ["", "The wolves' first moves (mirror images share one position):", "",
                 "| move | outcome | pn | dn | nodes below |", "|---|---|---|---|---|"]
         for m in t["root_moves"]:
@@ -210,6 +225,8 @@ def main() -> None:
     ap.add_argument("--memory", default="18G", help="the 20-sheep tree's tables")
     ap.add_argument("--leaf-nodes", type=int, default=2_000_000)
     ap.add_argument("--leaf-max", type=int, default=256_000_000)
+    ap.add_argument("--safe-front", action="store_true",
+                    help="the sheep play only safe moves in the tree where they have one")
     ap.add_argument("--compare-memory", default="2G")
     ap.add_argument("--compare-seconds", type=float, default=600.0)
     ap.add_argument("--no-compare", action="store_true")
@@ -229,7 +246,7 @@ def main() -> None:
         data["compare"] = compare(args.compare_memory, args.compare_seconds)
     if args.folder:
         data["twenty"] = twenty(Path(args.folder), args.resume, args.seconds, args.memory,
-                                args.leaf_nodes, args.leaf_max)
+                                args.leaf_nodes, args.leaf_max, args.safe_front)
     if base is not None:
         atomic_write(base.with_suffix(".json"), json.dumps(data, indent=1) + "\n",
                      overwrite=True)

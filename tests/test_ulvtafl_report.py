@@ -43,3 +43,61 @@ def test_every_claimed_value_has_a_checked_proof_size() -> None:
             assert isinstance(row["proof_size"], int) and row["proof_size"] > 0, row
         else:
             assert row["value"] in ("unknown", "draw") and row["nodes"] > 0, row
+
+
+def test_committed_variant_certificates_check_and_match_their_rows() -> None:
+    """A movement-limit variant proved by the proof tree names a certificate file beside the
+    report: its root is the variant's start under those limits, and the reference model
+    alone confirms it with the proof size the row reports."""
+    from fleece.rules.ulvtafl.game import UlvtaflOptions, initial_state
+    from fleece.rules.ulvtafl.notation import position_text
+    from fleece.solver.ulvtafl.certificate import read_certificates
+
+    bench = _bench()
+    data = json.loads(REPORT.with_suffix(".json").read_text(encoding="utf-8"))
+    filed = [v for v in data["variants"]["limits"] if isinstance(v.get("certificate"), str)]
+    for row in filed:
+        (cert,) = read_certificates(REPORT.parent / row["certificate"])
+        start = initial_state(UlvtaflOptions(setup=row["setup"],
+                                             rules=bench.LIMITS[row["limits"]]))
+        assert position_text(cert.root) == row["position"] == position_text(start)
+        assert cert.winner == row["value"] == "sheep"
+        assert len(cert.strategy) == row["strategy_positions"]
+        assert cert.check() == row["proof_size"]
+    roots = {position_text(c.root) for c in read_certificates(REPORT.with_suffix(".json"))}
+    assert {row["position"] for row in filed} <= roots  # `certificate check` reads them too
+
+
+def test_settle_variants_grows_a_tree_for_an_unknown_variant(tmp_path: Path) -> None:
+    """`--settle-variants`: a variant row left unknown gets a proof tree; proved, the row
+    takes the checked proof size and a certificate file beside the report, the markdown
+    says how, and a saved tree is resumed rather than searched again."""
+    bench = _bench()
+    data = json.loads(REPORT.with_suffix(".json").read_text(encoding="utf-8"))
+    rows = [v for v in data["variants"]["limits"]
+            if v["setup"] == 17 and v["limits"] == "wolf diagonal only capturing"]
+    rows[0].update(value="unknown", proof_size=None, nodes=1000)
+    data["variants"]["limits"] = rows
+    base = tmp_path / "start"
+    base.with_suffix(".json").write_text(json.dumps(data), encoding="utf-8")
+    out = bench.settle_variants(base, 120.0, "64M", 1, "python settle", str(tmp_path / "t"))
+    (row,) = out["variants"]["limits"]
+    assert row["value"] == "sheep" and row["tree"]["outcome"] == "proved", row
+    assert row["tree"]["runs"] == 1 and row["tree"]["nodes"] > 0
+    path = tmp_path / row["certificate"]
+    assert path.name == "start-17-wolf-diagonal-only-capturing.cert.json.gz"
+    from fleece.solver.ulvtafl.certificate import read_certificates
+
+    (cert,) = read_certificates(path)
+    assert cert.check() == row["proof_size"] and len(cert.strategy) == row["strategy_positions"]
+    text = bench.markdown("python bench", None, out["setups"], out["variants"], "now", 1.0)
+    assert "`python settle` then grew a proof tree" in text
+    assert f"then the tree {row['tree']['nodes']:,} nodes" in text
+    assert f"| 17 | wolf diagonal only capturing | sheep | {row['proof_size']:,} | " \
+           f"{1000 + row['tree']['nodes']:,} |" in text
+    # the saved tree is resumed: no new search, the same totals
+    base.with_suffix(".json").write_text(json.dumps(data), encoding="utf-8")
+    again = bench.settle_variants(base, 120.0, "64M", 1, "python settle", str(tmp_path / "t"))
+    (row2,) = again["variants"]["limits"]
+    assert row2["tree"]["nodes"] == row["tree"]["nodes"] and row2["tree"]["runs"] == 2
+    assert row2["proof_size"] == row["proof_size"]

@@ -245,15 +245,18 @@ def _read_json(path: Path) -> Any:
 
 
 def read_certificates(path: str | Path) -> list[Certificate]:
-    """The certificates of a certificate file or of a report JSON (setups[] rows with a
-    proved value; a row's certificate is inline or names a file beside the report)."""
+    """The certificates of a certificate file or of a report JSON (setups[] and
+    variants.limits[] rows with a proved value; a row's certificate is inline or names a
+    file beside the report)."""
     source = Path(path)
     data = _read_json(source)
     if isinstance(data, dict) and data.get("format") == FORMAT:
         return [_from_object(data, str(source))]
     if isinstance(data, dict) and isinstance(data.get("setups"), list):
         out = []
-        for row in data["setups"]:
+        variants = data.get("variants")
+        limits = variants.get("limits") if isinstance(variants, dict) else None
+        for row in data["setups"] + (limits if isinstance(limits, list) else []):
             cert = row.get("certificate") if isinstance(row, dict) else None
             if cert is None:
                 continue
