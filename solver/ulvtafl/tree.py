@@ -331,11 +331,12 @@ class ProofTree:
 
     def _moves(self, state: UlvState, attacks: bool) -> list[tuple[str, UlvState]]:
         """The moves the front end plays from a position and where they go: every legal
-        move, or with `safe_front` the sheep attacker's safe ones where there are any."""
+        move, or with `safe_front` the sheep attacker's safe ones (and those that end the game)
+        where there are any."""
         out = [(m.text(), bare(state.play(m))) for m in state.legal_moves()]
-        if attacks and self.safe_front:
-            safe = [(m, c) for m, c in out
-                    if next(wolf_captures(c.rules, c.sheep, c.wolves), None) is None]
+        if attacks and self.safe_front:  # a move that ends the game is always kept
+            safe = [(m, c) for m, c in out if c.is_terminal()
+                    or next(wolf_captures(c.rules, c.sheep, c.wolves), None) is None]
             return safe or out
         return out
 
@@ -354,7 +355,8 @@ class ProofTree:
             if known and self._is_ancestor(k, i):
                 k, flip = REPEAT, False
                 self.repetitions += 1
-            if any(k == a and flip == b for a, b in zip(kids, flips, strict=True)):
+            if k != REPEAT and any(k == a and flip == b
+                                   for a, b in zip(kids, flips, strict=True)):
                 continue  # a position two moves reach (its mirror image is another kid)
             kids.append(k)
             moves.append(m)
