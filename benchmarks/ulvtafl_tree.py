@@ -12,7 +12,8 @@ certificate re-checked by the reference rules. The 20-sheep start: the tree with
 grown from the saved tree in --folder (--resume) or afresh, saved there; its figures add up
 over the runs of that folder, and each run's leaf sizes and front are listed. --safe-front
 gives the sheep only safe moves in the tree itself where they have one, from this run on.
---render rewrites the markdown from the JSON alone.
+--no-compare keeps the comparison the report already holds (and says which run measured
+it). --render rewrites the markdown from the JSON alone.
 """
 
 from __future__ import annotations
@@ -147,8 +148,12 @@ def markdown(data: dict[str, Any]) -> str:
            "re-checked by the reference rules.", ""]
     if data.get("compare"):
         leaf, top = data["compare_leaves"]
-        out += ["## Against one search", "",
-                f"The one-wolf starts, {data['compare_memory']} of memory for each: one df-pn "
+        kept = data.get("compare_from")
+        out += ["## Against one search", ""]
+        if kept:
+            out += [f"Measured by the run of {kept['started']} (`{kept['command']}`); this "
+                    "command kept it (--no-compare).", ""]
+        out += [f"The one-wolf starts, {data['compare_memory']} of memory for each: one df-pn "
                 f"search on one thread, and the tree on two threads (leaves searched for "
                 f"{leaf:,} nodes, doubled up to {top:,}, then expanded).", "",
                 "| sheep | one search: nodes | s | tree: nodes | s | tree positions "
@@ -244,6 +249,14 @@ def main() -> None:
         data["compare_memory"] = args.compare_memory
         data["compare_leaves"] = list(COMPARE_LEAVES)
         data["compare"] = compare(args.compare_memory, args.compare_seconds)
+    elif base is not None and base.with_suffix(".json").is_file():
+        # keep the comparison the report holds, saying which run measured it
+        old = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
+        if old.get("compare"):
+            data["compare_from"] = old.get("compare_from") or {
+                "command": old["command"], "started": old["started"]}
+            for key in ("compare_memory", "compare_leaves", "compare"):
+                data[key] = old[key]
     if args.folder:
         data["twenty"] = twenty(Path(args.folder), args.resume, args.seconds, args.memory,
                                 args.leaf_nodes, args.leaf_max, args.safe_front)
