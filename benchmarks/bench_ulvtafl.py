@@ -490,15 +490,16 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
                 head = (f"- {v['setup']} sheep, {v['limits']}: one search {v['nodes']:,} "
                         f"nodes, then the tree {t['nodes']:,} nodes in {t['seconds']:,.0f} s "
                         f"on {t['workers']} threads over {t['runs']} run(s) "
-                        f"({t['tree_nodes']} positions, "
-                        f"{t['leaf_searches']} leaf searches): ")
+                        f"({t['tree_nodes']:,} positions, "
+                        f"{t['leaf_searches']:,} leaf searches): ")
                 if v["value"] == "sheep":
                     out.append(head + f"proved; certificate `reports/{v['certificate']}`, "
                                f"{v['strategy_positions']:,} strategy positions, checked by "
                                "the reference model")
                 else:
                     out.append(head + f"{t['outcome']}, root proof number "
-                               f"{t['proof_number']}, disproof number {t['disproof_number']}")
+                               f"{_dash(t['proof_number'])}, disproof number "
+                               f"{_dash(t['disproof_number'])}")
         out += ["", "### The wolf starting anywhere (default rules)", "",
                 "| setup | sheep win | wolves win | draw | unknown |", "|---|---|---|---|---|"]
         for setup in (13, 15, 17):
