@@ -348,7 +348,8 @@ def settle_variants(base: Path, seconds: float, memory: str, workers: int,
         if row["value"] != "unknown":
             continue
         state = initial_state(UlvtaflOptions(setup=row["setup"], rules=LIMITS[row["limits"]]))
-        saved = Path(folder, f"{row['setup']}-{slug(row['limits'])}") if folder else None
+        key = f"{row['setup']}-{slug(row['limits'])}"
+        saved = Path(folder, key) if folder else None
         if saved is not None and (saved / "tree.json.gz").is_file():
             tree = ProofTree.load(saved, workers=workers, memory=memory, state=state)
         else:
@@ -369,7 +370,7 @@ def settle_variants(base: Path, seconds: float, memory: str, workers: int,
         cert = tree.certificate(check=False)
         assert cert is not None
         size = check_certificate(state, "sheep", cert)
-        name = f"{base.name}-{row['setup']}-{slug(row['limits'])}.cert.json.gz"
+        name = f"{base.name}-{key}.cert.json.gz"
         write_certificate(base.parent / name, Certificate(state, "sheep", cert),
                           overwrite=True)
         row.update(value="sheep", proof_size=size, position=position_text(state),
@@ -377,6 +378,12 @@ def settle_variants(base: Path, seconds: float, memory: str, workers: int,
     var["settled_by"] = {"command": command, "started": started,
                          "seconds": round(time.perf_counter() - t0, 1)}
     return data
+
+
+def render(data: dict[str, Any]) -> str:
+    """The markdown of a report's JSON (the command as a reader can run it)."""
+    return markdown(public_command(data["command"]), data["speed"], data["setups"],
+                    data["variants"], data["started"], data["seconds"])
 
 
 def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]],
@@ -583,18 +590,14 @@ def main() -> None:
                                args.tree_workers, command, args.tree_folder)
         atomic_write(base.with_suffix(".json"), json.dumps(data, indent=1) + "\n",
                      overwrite=True)
-        atomic_write(base.with_suffix(".md"), markdown(
-            public_command(data["command"]), data["speed"], data["setups"],
-            data["variants"], data["started"], data["seconds"]) + "\n", overwrite=True)
+        atomic_write(base.with_suffix(".md"), render(data) + "\n", overwrite=True)
         print(f"report: {base.with_suffix('.md')} (+ .json)")
         return
     if args.render and args.report:
         base = Path(args.report)
         data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
-        text = markdown(public_command(data["command"]), data["speed"], data["setups"],
-                        data["variants"], data["started"], data["seconds"])
-        text = text.replace("\n\nRun ", f"\n\nMarkdown written again from the JSON by "
-                            f"`{command}`.\n\nRun ", 1)
+        text = render(data).replace("\n\nRun ", "\n\nMarkdown written again from the JSON "
+                                    f"by `{command}`.\n\nRun ", 1)
         atomic_write(base.with_suffix(".md"), text + "\n", overwrite=True)
         print(f"report: {base.with_suffix('.md')}")
         return

@@ -672,7 +672,9 @@ class ProofTree:
     # ---- files ------------------------------------------------------------------------
 
     def meta(self) -> dict[str, Any]:
-        """What identifies this tree (a saved one must match it to resume)."""
+        """What the tree file records about the tree: a saved one resumes only with the same
+        format, engine version and root; it keeps its attacker, safe leaves and profile, and
+        a safe front once on (load)."""
         return {"format": FORMAT, "version": VERSION, "engine": e.ENGINE_VERSION,
                 "root": position_text(self.root_state), "attacker": SIDE[self.attacker],
                 "safe_leaves": self.safe_leaves, "safe_front": self.safe_front,
