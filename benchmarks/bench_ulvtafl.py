@@ -517,8 +517,35 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
             out.append(f"| {setup} | " + " | ".join(
                 (f"{len(by.get(k, []))}: {' '.join(by.get(k, []))}" if by.get(k) else "0")
                 for k in ("sheep", "wolves", "draw", "unknown")) + " |")
+        out += ["", "### Balance", "", balance(var)]
         out.append("")
     return "\n".join(out)
+
+
+def balance(var: dict[str, Any]) -> str:
+    """U6 asks whether each variant is balanced: the verdict read from the variant rows
+    (values under perfect play), with the rows still open named."""
+    rows = [(f"{v['setup']} sheep, {v['limits']}", v["value"]) for v in var["limits"]]
+    rows += [(f"{v['setup']} sheep, wolf on {v['wolf']}", v["value"])
+             for v in var["wolf_anywhere"]]
+    by: dict[str, list[str]] = {}
+    for name, value in rows:
+        by.setdefault(value, []).append(name)
+    settled = len(rows) - len(by.get("unknown", []))
+    wolf_points = [v["wolf"] for v in var["wolf_anywhere"] if v["value"] == "wolves"]
+    text = (f"Of the {len(rows)} one-wolf variants above ({len(var['limits'])} movement "
+            f"limits, {len(var['wolf_anywhere'])} starting points), {settled} are settled: "
+            f"the sheep win {len(by.get('sheep', []))}, the wolves "
+            f"{len(by.get('wolves', []))}, and {len(by.get('draw', []))} are draws. ")
+    text += ("No starting point wins for the wolf. " if not wolf_points else
+             f"The wolf wins from {' '.join(wolf_points)}. ")
+    if set(by) <= {"sheep", "unknown"}:
+        text += "None is balanced: with perfect play the sheep win every settled one."
+    else:
+        text += "The settled variants do not all favour the sheep: see the tables above."
+    if by.get("unknown"):
+        text += f" Still open: {'; '.join(by['unknown'])}."
+    return text
 
 
 def ending(position: str, line: list[str]) -> str:

@@ -101,3 +101,23 @@ def test_settle_variants_grows_a_tree_for_an_unknown_variant(tmp_path: Path) -> 
     (row2,) = again["variants"]["limits"]
     assert row2["tree"]["nodes"] == row["tree"]["nodes"] and row2["tree"]["runs"] == 2
     assert row2["proof_size"] == row["proof_size"]
+
+
+def test_the_balance_verdict_counts_the_variant_rows() -> None:
+    """U6 asks whether each variant is balanced: the verdict counts the rows' values, names
+    the open ones and the wolf's winning points, and calls nothing unbalanced that is not."""
+    bench = _bench()
+    var = {"limits": [{"setup": 13, "limits": "both limits", "value": "sheep"},
+                      {"setup": 15, "limits": "sheep never diagonal", "value": "unknown"}],
+           "wolf_anywhere": [{"setup": 13, "wolf": "d7", "value": "sheep"},
+                             {"setup": 13, "wolf": "a5", "value": "sheep"}]}
+    text = bench.balance(var)
+    assert text.startswith("Of the 4 one-wolf variants above (2 movement limits, 2 starting "
+                           "points), 3 are settled: the sheep win 3, the wolves 0, and 0 are "
+                           "draws. No starting point wins for the wolf. None is balanced")
+    assert text.endswith("Still open: 15 sheep, sheep never diagonal.")
+    var["wolf_anywhere"][1]["value"] = "wolves"
+    var["limits"][0]["value"] = "draw"
+    text = bench.balance(var)
+    assert "the sheep win 1, the wolves 1, and 1 are draws" in text
+    assert "The wolf wins from a5." in text and "None is balanced" not in text
