@@ -279,3 +279,18 @@ def test_a_leaf_that_searching_cannot_move_on_is_expanded(
     assert tree.run(seconds=3) == "timeout"
     assert len(searched) == len(set(searched))  # no leaf searched twice
     assert tree.progress_info()["expanded"] > 5
+
+
+def test_a_kid_two_moves_reach_counts_once_in_its_parents_sum() -> None:
+    """From d7 the wolf's moves to c7 and e7 reach one position (mirror images): the start's
+    proof number is that kid's once plus d7-d6's, not twice plus d7-d6's."""
+    start = initial_state(UlvtaflOptions(setup=13))
+    tree = ProofTree(start, SHEEP, workers=1, memory="64M")
+    tree._expand(ROOT)
+    root = tree.nodes[ROOT]
+    assert root.kids is not None and len(root.kids) == 3 and len(set(root.kids)) == 2
+    assert root.flips is not None and sorted(root.flips) == [False, False, True]
+    side, ahead = sorted(set(root.kids), key=root.kids.count, reverse=True)
+    tree.nodes[side].pn, tree.nodes[ahead].pn = 7, 5
+    tree._update(ROOT)
+    assert root.pn == 12 and root.dn == 1

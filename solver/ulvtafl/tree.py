@@ -375,10 +375,11 @@ class ProofTree:
     def _values(self, node: Node,
                 look: Callable[[int], tuple[int, int]] | None = None) -> tuple[int, int]:
         """An expanded node's numbers from its kids' (as `look` gives them: by default the
-        graph's)."""
+        graph's). A position two moves reach (a move and its mirror image) counts once in a
+        sum: proving it once proves it for both."""
         assert node.kids is not None
         pairs = [look(k) if look is not None else (self.nodes[k].pn, self.nodes[k].dn)
-                 for k in node.kids]
+                 for k in dict.fromkeys(node.kids)]
         pns = [p for p, _ in pairs]
         dns = [d for _, d in pairs]
         if node.attacks:
