@@ -326,14 +326,21 @@ def _solve_state(request: SolveRequest) -> Any:
     from fleece.rules.ulvtafl.record import parse_record
     from fleece.rules.ulvtafl.record import replay as replay_record
 
-    body = [ln.split("#", 1)[0].strip() for ln in split_lines(request.text)]
-    body = [ln for ln in body if ln]
+    lines = [(n, ln.split("#", 1)[0]) for n, ln in enumerate(split_lines(request.text), 1)]
+    body = [(n, ln) for n, ln in lines if ln.strip()]
     try:
-        if body and (body[0].startswith(("setup=", "position=")) or len(body) > 1):
+        if body and (body[0][1].strip().startswith(("setup=", "position="))
+                     or len(body) > 1):
             return replay_record(parse_record(request.text))[-1]
         if not body:
             raise ParseError("empty input: expected a position string or a record", line=1)
-        state = parse_position(body[0])
+        number, line = body[0]
+        lead = len(line) - len(line.lstrip())
+        try:
+            state = parse_position(line.strip())
+        except ParseError as exc:  # the column within the line, on the line it came from
+            raise ParseError(exc.message, line=number, column=None if exc.column is None
+                             else exc.column + lead) from None
     except ParseError as exc:
         raise exc.located(request.source) from None
     rules = rules_of(request)  # a position string takes the movement rules of the request

@@ -108,3 +108,15 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
     assert r.exit_code == 2, r.output
     assert r.stdout == "" and r.stderr.count("\n") == 1 and r.stderr.startswith("fleece: error:")
     assert "\x1b" not in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_bad_position_file_names_its_line_and_column(tmp_path: Path) -> None:
+    """A position file may start with comments and blank lines and indent its position: the
+    error points at the line the position is on and the column within that line."""
+    path = tmp_path / "p.txt"
+    path.write_text("# a comment\n\n   W.W/.../......./SSSSSSS/SSSSSSS/SSS/SXS w  # start\n",
+                    encoding="utf-8")
+    r = invoke(["ulvtafl", "solve", str(path)])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == (f"fleece: error: {path}, line 3, column 41: 'X' at d1: expected S, W "
+                        "or . (U8)\n")
