@@ -362,7 +362,12 @@ def settle_variants(base: Path, seconds: float, memory: str, workers: int,
                        "memory": memory, "tree_nodes": info["tree_nodes"],
                        "leaf_searches": info["leaf_searches"],
                        "proof_number": info["proof_number"],
-                       "disproof_number": info["disproof_number"]}
+                       "disproof_number": info["disproof_number"],
+                       "root_moves": [{"move": m["move"], "outcome": m["outcome"],
+                                       "proof_number": m["proof_number"],
+                                       "disproof_number": m["disproof_number"]}
+                                      for m in tree.root_moves()],
+                       "line": [m["move"] for m in tree.principal_line()]}
         print(f"variant {row['setup']} {row['limits']}: tree {outcome} "
               f"{tree.work:,} nodes", file=sys.stderr, flush=True)
         if outcome != "proved":
@@ -506,7 +511,7 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
                 else:
                     out.append(head + f"{t['outcome']}, root proof number "
                                f"{_dash(t['proof_number'])}, disproof number "
-                               f"{_dash(t['disproof_number'])}")
+                               f"{_dash(t['disproof_number'])}" + _tree_frontier(t))
         out += ["", "### The wolf starting anywhere (default rules)", "",
                 "| setup | sheep win | wolves win | draw | unknown |", "|---|---|---|---|---|"]
         for setup in (13, 15, 17):
@@ -520,6 +525,22 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
         out += ["", "### Balance", "", balance(var)]
         out.append("")
     return "\n".join(out)
+
+
+def _tree_frontier(t: dict[str, Any]) -> str:
+    """An open tree's first moves and most-proving line, as a clause of its variant line
+    (nothing for a row written before the tree recorded them)."""
+    if not t.get("root_moves"):
+        return ""
+    moves = ", ".join(
+        f"{m['move']} {m['outcome']}" + ("" if m["outcome"] != "open" else
+                                         f" ({_dash(m['proof_number'])}/"
+                                         f"{_dash(m['disproof_number'])})")
+        for m in t["root_moves"])
+    text = f"; the wolf's first moves (open ones with their numbers): {moves}"
+    if t.get("line"):
+        text += f"; the most-proving line: {' '.join(t['line'])}"
+    return text
 
 
 def balance(var: dict[str, Any]) -> str:

@@ -121,3 +121,26 @@ def test_the_balance_verdict_counts_the_variant_rows() -> None:
     text = bench.balance(var)
     assert "the sheep win 1, the wolves 1, and 1 are draws" in text
     assert "The wolf wins from a5." in text and "None is balanced" not in text
+
+
+def test_an_open_variant_tree_shows_its_first_moves_and_line() -> None:
+    """A variant the tree left open says which of the wolf's first moves are proved, the
+    numbers of the open ones and the line the tree would look at next."""
+    bench = _bench()
+    tree = {"outcome": "timeout", "nodes": 5000, "seconds": 3.0, "workers": 2, "runs": 1,
+            "memory": "1G", "tree_nodes": 9, "leaf_searches": 4, "proof_number": 31,
+            "disproof_number": 1200,
+            "root_moves": [{"move": "d7-c7", "outcome": "proved", "proof_number": 0,
+                            "disproof_number": 2**40},
+                           {"move": "d7-d6", "outcome": "open", "proof_number": 31,
+                            "disproof_number": 1200}],
+            "line": ["d7-d6", "b3-b4"]}
+    var = {"limits": [{"setup": 13, "limits": "sheep never diagonal", "value": "unknown",
+                       "nodes": 100, "tree": tree}],
+           "wolf_anywhere": [], "settled_by": {"command": "python settle", "started": "now",
+                                               "seconds": 60.0}}
+    text = bench.markdown("python bench", None, [], var, "now", 1.0)
+    assert ("| 13 | sheep never diagonal | unknown | - | 5,100 |" in text)
+    assert ("timeout, root proof number 31, disproof number 1,200; the wolf's first moves "
+            "(open ones with their numbers): d7-c7 proved, d7-d6 open (31/1,200); the "
+            "most-proving line: d7-d6 b3-b4\n") in text
