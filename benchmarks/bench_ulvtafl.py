@@ -343,7 +343,6 @@ def settle_variants(base: Path, seconds: float, memory: str, workers: int,
     data: dict[str, Any] = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
     var = data["variants"]
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    t0 = time.perf_counter()
     for row in var["limits"]:
         if row["value"] != "unknown":
             continue
@@ -367,7 +366,8 @@ def settle_variants(base: Path, seconds: float, memory: str, workers: int,
                                        "proof_number": m["proof_number"],
                                        "disproof_number": m["disproof_number"]}
                                       for m in tree.root_moves()],
-                       "line": [m["move"] for m in tree.principal_line()]}
+                       "line": [m["move"] for m in tree.principal_line()],
+                       "command": command, "started": started}
         print(f"variant {row['setup']} {row['limits']}: tree {outcome} "
               f"{tree.work:,} nodes", file=sys.stderr, flush=True)
         if outcome != "proved":
@@ -380,8 +380,6 @@ def settle_variants(base: Path, seconds: float, memory: str, workers: int,
                           overwrite=True)
         row.update(value="sheep", proof_size=size, position=position_text(state),
                    certificate=name, strategy_positions=len(cert))
-    var["settled_by"] = {"command": command, "started": started,
-                         "seconds": round(time.perf_counter() - t0, 1)}
     return data
 
 
@@ -492,14 +490,14 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
                        f"{_dash(v.get('proof_size'))} | {nodes:,} |")
         grown = [v for v in var["limits"] if "tree" in v]
         if grown:
-            run = var["settled_by"]
-            out += ["", f"For the variants one search left unknown, `{run['command']}` then "
-                    f"grew a proof tree for the sheep (solver/ulvtafl/tree.py; run "
-                    f"{run['started']}, {run['seconds'] / 60:.0f} min wall; a tree resumed "
-                    "from its folder counts all its runs). The nodes column adds both:", ""]
+            out += ["", "For the variants one search left unknown, a proof tree for the sheep "
+                    "(solver/ulvtafl/tree.py) was then grown by the command each line names "
+                    "(a tree resumed from its folder counts all its runs). The nodes column "
+                    "adds both:", ""]
             for v in grown:
                 t = v["tree"]
-                head = (f"- {v['setup']} sheep, {v['limits']}: one search {v['nodes']:,} "
+                head = (f"- {v['setup']} sheep, {v['limits']} (`{t['command']}`, run "
+                        f"{t['started']}): one search {v['nodes']:,} "
                         f"nodes, then the tree {t['nodes']:,} nodes in {t['seconds']:,.0f} s "
                         f"on {t['workers']} threads over {t['runs']} run(s) "
                         f"({t['tree_nodes']:,} positions, "

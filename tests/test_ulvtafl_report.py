@@ -91,7 +91,7 @@ def test_settle_variants_grows_a_tree_for_an_unknown_variant(tmp_path: Path) -> 
     (cert,) = read_certificates(path)
     assert cert.check() == row["proof_size"] and len(cert.strategy) == row["strategy_positions"]
     text = bench.markdown("python bench", None, out["setups"], out["variants"], "now", 1.0)
-    assert "`python settle` then grew a proof tree" in text
+    assert "- 17 sheep, wolf diagonal only capturing (`python settle`, run " in text
     assert f"then the tree {row['tree']['nodes']:,} nodes" in text
     assert f"| 17 | wolf diagonal only capturing | sheep | {row['proof_size']:,} | " \
            f"{1000 + row['tree']['nodes']:,} |" in text
@@ -134,11 +134,10 @@ def test_an_open_variant_tree_shows_its_first_moves_and_line() -> None:
                             "disproof_number": 2**40},
                            {"move": "d7-d6", "outcome": "open", "proof_number": 31,
                             "disproof_number": 1200}],
-            "line": ["d7-d6", "b3-b4"]}
+            "line": ["d7-d6", "b3-b4"], "command": "python settle", "started": "now"}
     var = {"limits": [{"setup": 13, "limits": "sheep never diagonal", "value": "unknown",
                        "nodes": 100, "tree": tree}],
-           "wolf_anywhere": [], "settled_by": {"command": "python settle", "started": "now",
-                                               "seconds": 60.0}}
+           "wolf_anywhere": []}
     text = bench.markdown("python bench", None, [], var, "now", 1.0)
     assert ("| 13 | sheep never diagonal | unknown | - | 5,100 |" in text)
     assert ("timeout, root proof number 31, disproof number 1,200; the wolf's first moves "
