@@ -551,13 +551,14 @@ def balance(var: dict[str, Any]) -> str:
     for name, value in rows:
         by.setdefault(value, []).append(name)
     settled = len(rows) - len(by.get("unknown", []))
-    wolf_points = [v["wolf"] for v in var["wolf_anywhere"] if v["value"] == "wolves"]
+    wolf_points = [f"{v['wolf']} ({v['setup']} sheep)" for v in var["wolf_anywhere"]
+                   if v["value"] == "wolves"]
     text = (f"Of the {len(rows)} one-wolf variants above ({len(var['limits'])} movement "
             f"limits, {len(var['wolf_anywhere'])} starting points), {settled} are settled: "
             f"the sheep win {len(by.get('sheep', []))}, the wolves "
             f"{len(by.get('wolves', []))}, and {len(by.get('draw', []))} are draws. ")
     text += ("No starting point wins for the wolf. " if not wolf_points else
-             f"The wolf wins from {' '.join(wolf_points)}. ")
+             f"The wolf wins from {', '.join(wolf_points)}. ")
     if set(by) <= {"sheep", "unknown"}:
         text += "None is balanced: with perfect play the sheep win every settled one."
     else:

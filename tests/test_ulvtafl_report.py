@@ -120,7 +120,7 @@ def test_the_balance_verdict_counts_the_variant_rows() -> None:
     var["limits"][0]["value"] = "draw"
     text = bench.balance(var)
     assert "the sheep win 1, the wolves 1, and 1 are draws" in text
-    assert "The wolf wins from a5." in text and "None is balanced" not in text
+    assert "The wolf wins from a5 (13 sheep)." in text and "None is balanced" not in text
 
 
 def test_an_open_variant_tree_shows_its_first_moves_and_line() -> None:
