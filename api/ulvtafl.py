@@ -321,7 +321,7 @@ def _solve_state(request: SolveRequest) -> Any:
         return state_of(request)
     if request.position is not None or request.setup is not None:
         raise FleeceError("give a FILE or --setup/--position, not both")
-    from fleece.rules.text import split_lines
+    from fleece.rules.text import shifted, split_lines
     from fleece.rules.ulvtafl.notation import parse_position
     from fleece.rules.ulvtafl.record import parse_record
     from fleece.rules.ulvtafl.record import replay as replay_record
@@ -335,12 +335,10 @@ def _solve_state(request: SolveRequest) -> Any:
         if not body:
             raise ParseError("empty input: expected a position string or a record", line=1)
         number, line = body[0]
-        lead = len(line) - len(line.lstrip())
         try:
             state = parse_position(line.strip())
         except ParseError as exc:  # the column within the line, on the line it came from
-            raise ParseError(exc.message, line=number, column=None if exc.column is None
-                             else exc.column + lead) from None
+            raise shifted(exc, len(line) - len(line.lstrip()) + 1, number) from None
     except ParseError as exc:
         raise exc.located(request.source) from None
     rules = rules_of(request)  # a position string takes the movement rules of the request

@@ -267,6 +267,12 @@ def json_strings(values: Sequence[Any], name: str) -> list[str]:
     return list(values)
 
 
+def shifted(exc: ParseError, column: int, line: int | None = None) -> ParseError:
+    """An error from parsing a piece of text that starts at `column` (1-based) of a line:
+    the same error with its column counted on that line, and that line's number."""
+    return ParseError(exc.message, line=line, column=(exc.column or 1) + column - 1)
+
+
 def in_field(exc: ParseError, name: str) -> ParseError:
     """An error inside text embedded in a JSON string field, naming the field: `field 'paste',
     line 2, column 9: ...` (the line and column count inside the field's text)."""

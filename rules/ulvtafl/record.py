@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fleece.rules.errors import IllegalMoveError, ParseError, RulesError
-from fleece.rules.text import split_lines
+from fleece.rules.text import shifted, split_lines
 from fleece.rules.ulvtafl.game import (
     Move,
     Rules,
@@ -61,7 +61,7 @@ def parse_options_line(line: str) -> tuple[str, UlvState]:
         try:
             state = parse_position(text[len("position="):])
         except ParseError as exc:
-            raise ParseError(exc.message, column=(exc.column or 1) + offset) from None
+            raise shifted(exc, offset + 1) from None
         return "position=" + position_text(state), state
     setup, wolves = 20, None
     words = []
@@ -106,16 +106,14 @@ def parse_record(text: str) -> Record:
             try:
                 head = parse_options_line(body)
             except ParseError as exc:
-                raise ParseError(exc.message, line=number,
-                                 column=(exc.column or 1) + col - 1) from None
+                raise shifted(exc, col, number) from None
             continue
         if len(body.split()) != 1:
             raise ParseError("one move per line", line=number, column=col)
         try:
             moves.append((parse_move(body), number, col))
         except ParseError as exc:
-            raise ParseError(exc.message, line=number,
-                             column=(exc.column or 1) + col - 1) from None
+            raise shifted(exc, col, number) from None
         if len(moves) > MAX_MOVES:
             raise ParseError(f"more than {MAX_MOVES} moves", line=number)
     if head is None:

@@ -47,6 +47,7 @@ from fleece.rules.text import (
     json_strings,
     load_json,
     quote,
+    shifted,
     split_lines,
     whole_number,
 )
@@ -228,8 +229,7 @@ def _puzzle_of(fields: dict[str, _Field]) -> UlvPuzzle:
     try:
         state = parse_position(pos.text)
     except ParseError as exc:
-        raise ParseError(exc.message, line=line,
-                         column=col + (exc.column or 1) - 1) from None
+        raise shifted(exc, col, line) from None
     position = position_text(state)
     side = SIDE_NAMES[state.to_move]
     claim = fields["claim"]
@@ -248,7 +248,7 @@ def _puzzle_of(fields: dict[str, _Field]) -> UlvPuzzle:
         try:
             solution.append(parse_move(tok).text())
         except ParseError as exc:
-            raise ParseError(exc.message, line=no, column=c + (exc.column or 1) - 1) from None
+            raise shifted(exc, c, no) from None
     grade = None
     if "grade" in fields:
         gline, gcol = fields["grade"].where
