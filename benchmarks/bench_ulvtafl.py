@@ -362,10 +362,7 @@ def settle_variants(base: Path, seconds: float, memory: str, workers: int,
                        "leaf_searches": info["leaf_searches"],
                        "proof_number": info["proof_number"],
                        "disproof_number": info["disproof_number"],
-                       "root_moves": [{"move": m["move"], "outcome": m["outcome"],
-                                       "proof_number": m["proof_number"],
-                                       "disproof_number": m["disproof_number"]}
-                                      for m in tree.root_moves()],
+                       "root_moves": tree.root_moves(),
                        "line": [m["move"] for m in tree.principal_line()],
                        "command": command, "started": started}
         print(f"variant {row['setup']} {row['limits']}: tree {outcome} "
