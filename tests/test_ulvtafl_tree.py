@@ -294,3 +294,31 @@ def test_a_kid_two_moves_reach_counts_once_in_its_parents_sum() -> None:
     tree.nodes[side].pn, tree.nodes[ahead].pn = 7, 5
     tree._update(ROOT)
     assert root.pn == 12 and root.dn == 1
+
+
+def test_a_tree_retargeted_back_along_a_game_keeps_its_proofs() -> None:
+    """Proved after two plies, then retargeted at the position one ply earlier and at the
+    start: the old root stays in the graph, proved, under the new one; each new root is
+    proved with a certificate the rules check from it; an ended game is refused."""
+    game = [START_17]
+    for move in ("d7-d6", "d3-d4"):
+        game.append(game[-1].play(parse_move(move)))
+    tree = small_tree(game[2])
+    assert tree.run(seconds=600) == "proved"
+    for ply in (1, 0):
+        old = tree.nodes[ROOT].position
+        tree.retarget(game[ply])
+        assert tree.nodes[ROOT].position != old
+        assert tree.nodes[tree.index[old]].pn == 0  # the old root's proof is kept
+        assert tree.outcome() == "open"
+        assert tree.run(seconds=600) == "proved"
+        cert = tree.certificate(check=False)
+        assert cert is not None and check_certificate(game[ply], "sheep", cert) > 0
+        assert tree.index[tree.nodes[ROOT].position] == ROOT
+    assert all(tree.nodes[i].position == p for p, i in tree.index.items())
+    for i, node in enumerate(tree.nodes[1:], 1):  # kids and parents name each other
+        assert all(i in tree.nodes[k].parents for k in node.kids or () if k != 0)
+        assert all(i in (tree.nodes[p].kids or ()) for p in node.parents)
+    ended = parse_position("SWS/WSS/.SSS.../SSSS.S./.S..SSS/SSS/..S w")
+    with pytest.raises(FleeceError, match="game is over"):
+        tree.retarget(ended)

@@ -546,6 +546,37 @@ class ProofTree:
             self._pool = None
         return clock.end(why)
 
+    def retarget(self, state: UlvState) -> None:
+        """Make another position the root, keeping the graph, its proofs and the workers'
+        tables: walking back along a game, the old root's proof serves the new root's.
+        Repetition edges stay (a cycle is a cycle whatever the root); outcome() and the
+        certificate are then the new root's."""
+        root = bare(state)
+        if root.is_terminal():
+            raise FleeceError("the game is over in this position: nothing to prove",
+                              field="position")
+        if self.busy:
+            raise FleeceError("a tree cannot change its root while leaves are being "
+                              "searched", field="position")
+        i, flip = self._node(root)
+        if i != ROOT:
+            self._swap(i, ROOT)
+        self.root_state = root
+        self.root_flip = flip
+
+    def _swap(self, a: int, b: int) -> None:
+        """Exchange the indices of two nodes everywhere they are named."""
+        if a == b:
+            return
+        swap = {a: b, b: a}
+        self.nodes[a], self.nodes[b] = self.nodes[b], self.nodes[a]
+        for node in self.nodes:
+            if node.kids is not None:
+                node.kids = [swap.get(k, k) for k in node.kids]
+            node.parents = [swap.get(p, p) for p in node.parents]
+        for i in (a, b):
+            self.index[self.nodes[i].position] = i
+
     # ---- what it found ----------------------------------------------------------------
 
     def progress_info(self, start: int = 0, spent: float = 0.0) -> dict[str, Any]:
