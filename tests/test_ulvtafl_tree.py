@@ -322,3 +322,28 @@ def test_a_tree_retargeted_back_along_a_game_keeps_its_proofs() -> None:
     ended = parse_position("SWS/WSS/.SSS.../SSSS.S./.S..SSS/SSS/..S w")
     with pytest.raises(FleeceError, match="game is over"):
         tree.retarget(ended)
+
+
+def test_retargeting_at_a_position_inside_the_graph_makes_moves_into_it_repetitions() -> None:
+    """The new root may already be a node (a kid of the old root here): every path now
+    starts at it, so the moves into it become repetition edges and it has no parents; its
+    own moves are no repetitions, and it is proved (all the old root's kids are sheep wins)
+    with a certificate the rules check."""
+    game = [START_17]
+    for move in ("d7-d6", "d3-d4"):
+        game.append(game[-1].play(parse_move(move)))
+    tree = small_tree(game[2])
+    tree.run(nodes=200_000)
+    old, kids = tree.nodes[ROOT].position, tree.nodes[ROOT].kids
+    assert kids is not None
+    [kid, *_] = [k for k in kids if tree.nodes[k].pn != 0]  # one not proved yet
+    target = parse_position(tree.nodes[kid].position)
+    repetitions = tree.repetitions
+    tree.retarget(target)
+    assert tree.nodes[ROOT].parents == []
+    assert all(ROOT not in (n.kids or ()) for n in tree.nodes)
+    assert 0 in (tree.nodes[tree.index[old]].kids or ())
+    assert tree.repetitions == repetitions + 1
+    assert tree.run(seconds=600) == "proved"
+    cert = tree.certificate(check=False)
+    assert cert is not None and check_certificate(target, "sheep", cert) > 0

@@ -408,6 +408,8 @@ class ProofTree:
                 pn, dn = self._values(node)
                 changed = (pn, dn) != (node.pn, node.dn)
                 node.pn, node.dn = pn, dn
+            if changed and node.seq and node.pn != 0 and node.dn != 0:
+                node.seq, node.choice = 0, -1  # a proof lost (retarget): settle it again
             if changed and (node.pn == 0 or node.dn == 0) and node.seq == 0:
                 self._settle(j)
             if changed:
@@ -549,8 +551,9 @@ class ProofTree:
     def retarget(self, state: UlvState) -> None:
         """Make another position the root, keeping the graph, its proofs and the workers'
         tables: walking back along a game, the old root's proof serves the new root's.
-        Repetition edges stay (a cycle is a cycle whatever the root); outcome() and the
-        certificate are then the new root's."""
+        Repetition edges stay (a cycle is a cycle whatever the root), and a move into the
+        new root from inside the graph becomes one (every path now starts there); outcome()
+        and the certificate are then the new root's."""
         root = bare(state)
         if root.is_terminal():
             raise FleeceError("the game is over in this position: nothing to prove",
@@ -563,6 +566,16 @@ class ProofTree:
             self._swap(i, ROOT)
         self.root_state = root
         self.root_flip = flip
+        entered = self.nodes[ROOT].parents
+        self.nodes[ROOT].parents = []
+        for p in dict.fromkeys(entered):
+            node = self.nodes[p]
+            assert node.kids is not None and node.flips is not None
+            for j, k in enumerate(node.kids):
+                if k == ROOT:
+                    node.kids[j], node.flips[j] = REPEAT, False
+                    self.repetitions += 1
+            self._update(p)
 
     def _swap(self, a: int, b: int) -> None:
         """Exchange the indices of two nodes everywhere they are named."""
