@@ -22,6 +22,16 @@ from position to position (Prover.retarget). A proof is reported only with its c
 which the reference rules re-check here and in tests/test_ulvtafl_horizon_report.py. The
 game itself proves nothing about the start: the wolves' moves are a search's choice, not
 every defence.
+
+With --tree-seconds S, a last stage walks back from the first position the kept sweep left
+open with one safe-front proof tree (solver/ulvtafl/tree.py) retargeted from position to
+position, S seconds each: does the tree move the horizon towards the start? --tree-only
+runs that stage alone on the game and sweep of PATH.json (its own command is written in);
+--tree-resume goes on with the tree saved in --tree-folder, from its root's ply:
+
+    python benchmarks/ulvtafl_horizon.py --report reports/ulvtafl-horizon --tree-only \\
+        --tree-seconds 1200 [--tree-total 6000] [--tree-memory 8G] [--tree-workers 2] \\
+        [--tree-folder DIR]
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ import json
 import shlex
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -46,6 +57,7 @@ from fleece.solver.ulvtafl.certificate import (
     write_certificate,
 )
 from fleece.solver.ulvtafl.prover import Prover, table_bits_for
+from fleece.solver.ulvtafl.tree import ProofTree
 
 MODES = ("safe-only", "unrestricted")
 
@@ -162,6 +174,84 @@ def kept_sweep(game: list[dict[str, Any]], nodes: int, bits: int, base: Path | N
     if cert is None:
         out["certificate"] = None  # the proof store could not hold the whole proof
         return out
+    out.update(_checked(first, cert, base, "ply"))
+    return out
+
+
+def tree_walk(game: list[dict[str, Any]], start: int, seconds: float,
+              tree_for: Callable[[UlvState], ProofTree], base: Path | None,
+              folder: Path | None = None, total: float | None = None,
+              earlier: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The proof tree along the game: from ply `start` (the first position the kept sweep
+    left open, or where a resumed tree stopped) backwards, one proof tree (`tree_for` makes
+    it at the first position: new, or loaded from its folder) retargeted at each position,
+    both sides to move, `seconds` a position, until one is not proved or `total` seconds
+    are spent. The tree keeps its graph and proofs from root to root. `earlier`: the rows
+    of the run resumed (those after `start` are kept; the resumed position's figures add
+    up both runs'). The earliest proof's certificate is re-checked by the reference rules
+    (whole, or 2,000 random lines when it holds more than 200,000 positions) and written
+    beside the report when large."""
+    earlier = earlier or []
+    rows = [r for r in earlier if r["ply"] > start]
+    before_start = {r["ply"]: r for r in earlier if r["ply"] == start}
+    positions = {r["ply"]: r["position"] for r in game}
+    proved = [r["ply"] for r in rows if r["outcome"] == "proved"]
+    first = (min(proved), parse_position(positions[min(proved)])) if proved else None
+    tree: ProofTree | None = None
+    began = 0.0
+    for row in reversed(game):
+        if row["ply"] > start:
+            continue
+        state = parse_position(row["position"])
+        if tree is None:
+            tree = tree_for(state)
+            began = tree.seconds
+        else:
+            tree.retarget(state)
+        before, spent, searches = tree.work, tree.seconds, tree.leaves
+        left = seconds if total is None else min(seconds, total - (tree.seconds - began))
+        if left <= 0:
+            break
+        outcome = tree.run(seconds=left, folder=folder, progress=_tree_line)
+        info = tree.progress_info()
+        prior = before_start.pop(row["ply"], {})
+        rows.append({"ply": row["ply"], "outcome": outcome,
+                     "nodes": tree.work - before + prior.get("nodes", 0),
+                     "seconds": round(tree.seconds - spent + prior.get("seconds", 0), 1),
+                     "leaf_searches": tree.leaves - searches + prior.get("leaf_searches", 0),
+                     "tree_positions": info["tree_nodes"], "expanded": info["expanded"],
+                     "proof_number": info["proof_number"],
+                     "disproof_number": info["disproof_number"]})
+        print(f"tree ply {row['ply']}: {outcome} {tree.work - before:,} nodes", flush=True)
+        if outcome != "proved":
+            break
+        first = (row["ply"], state)
+    out: dict[str, Any] = {"rows": rows, "seconds_a_position": seconds,
+                           "seconds_in_all": total}
+    if tree is None or first is None:
+        return out
+    tree.retarget(first[1])  # the earliest proved root (the last one tried was not proved)
+    cert = tree.certificate(check=False)
+    if cert is None:
+        raise SystemExit(f"the tree holds no proof of ply {first[0]}, which its rows claim")
+    out["earliest"] = first[0]
+    out.update(_checked(first, cert, base, "tree-ply"))
+    return out
+
+
+def _tree_line(info: dict[str, Any]) -> None:
+    """A progress line of the tree stage."""
+    print(f"  {info['nodes']:,} nodes, {info['nodes_per_second']:,}/s, pn "
+          f"{info['proof_number']:,} dn {info['disproof_number']:,}, "
+          f"{info['tree_nodes']:,} positions", flush=True)
+
+
+def _checked(first: tuple[int, UlvState], cert: dict[str, str], base: Path | None,
+             stem: str) -> dict[str, Any]:
+    """A proof's certificate re-checked by the reference rules (whole, or 2,000 random
+    lines when it holds more than 200,000 positions), kept in the JSON or, when large,
+    written beside the report as PATH-`stem`N.cert.json.gz."""
+    out: dict[str, Any] = {}
     if len(cert) > 200_000:
         out["checked"] = f"{sample_check(first[1], 'sheep', cert, 2000):,} plies of 2,000 " \
                          "random lines"
@@ -169,7 +259,7 @@ def kept_sweep(game: list[dict[str, Any]], nodes: int, bits: int, base: Path | N
         out["checked"] = f"whole: {check_certificate(first[1], 'sheep', cert):,} positions"
     out["certificate_positions"] = len(cert)
     if len(cert) > 5000 and base is not None:
-        name = f"{base.name}-ply{first[0]}.cert.json.gz"
+        name = f"{base.name}-{stem}{first[0]}.cert.json.gz"
         write_certificate(base.parent / name, Certificate(first[1], "sheep", cert),
                           overwrite=True)
         out["certificate"] = name
@@ -272,7 +362,79 @@ def markdown(data: dict[str, Any]) -> str:
                            f"certificate{file} gives the sheep's move in "
                            f"{kept['certificate_positions']:,} positions, re-checked by the "
                            f"reference rules ({kept['checked']}).")
+    tree = data.get("tree")
+    if tree:
+        out += ["", "## The proof tree along the game", "",
+                f"Command: `{tree['command']}`", "",
+                *[f"Resumed with: `{c}`\n" for c in tree.get("resumed", [])],
+                f"Run {tree['started']}. From the first position the sweep above left open, "
+                "backwards: one proof tree (solver/ulvtafl/tree.py: a proof-number graph "
+                "over df-pn leaf searches; the sheep kept to safe moves where they have one, "
+                "the leaves searched safe-only first) retargeted at each position, keeping "
+                f"its graph and proofs; {tree['seconds_a_position']:,.0f} s a position"
+                + (f" ({tree['seconds_in_all']:,.0f} s in all)" if tree.get("seconds_in_all")
+                   else "") + " on "
+                f"{_count(tree['workers'], 'thread')}, leaf searches of "
+                f"{tree['leaf_nodes']:,} to {tree['leaf_max']:,} nodes, {tree['memory']} "
+                "of tables.", "",
+                "| ply | to move | outcome | nodes | seconds | leaf searches | positions "
+                "| root pn | root dn |", "|---|---|---|---|---|---|---|---|---|"]
+        for r in tree["rows"]:
+            mover = "sheep" if parse_position(text[r["ply"]]).to_move == SHEEP else "wolves"
+            out.append(f"| {r['ply']} | {mover} | {r['outcome']} | {r['nodes']:,} | "
+                       f"{r['seconds']:,.0f} | {r['leaf_searches']:,} | "
+                       f"{r['tree_positions']:,} | {r['proof_number']:,} | "
+                       f"{r['disproof_number']:,} |")
+        out.append("")
+        if "earliest" in tree:
+            where = tree["certificate"]
+            file = f" (`reports/{where}`)" if isinstance(where, str) else " (in the JSON)"
+            out.append(f"- The earliest position the tree proved is ply {tree['earliest']}: "
+                       f"its certificate{file} gives the sheep's move in "
+                       f"{tree['certificate_positions']:,} positions, re-checked by the "
+                       f"reference rules ({tree['checked']}).")
+        else:
+            out.append("- The tree proved no position before the sweep's horizon.")
     return "\n".join(out)
+
+
+def tree_stage(data: dict[str, Any], args: argparse.Namespace, command: str,
+               base: Path | None, folder: Path | None) -> dict[str, Any] | None:
+    """The proof tree stage on a report's game, from the kept sweep's first open position
+    (None when the sweep proved the whole game, or did not run), or with --tree-resume
+    from the position of the tree saved in --tree-folder, keeping the earlier rows."""
+    rows = (data.get("kept") or {}).get("rows") or []
+    if not rows or rows[-1]["outcome"] == "proved" or args.tree_seconds <= 0:
+        return None
+    old: dict[str, Any] = data.get("tree") or {}
+    if args.tree_resume:
+        assert folder is not None
+        loaded = ProofTree.load(folder, workers=args.tree_workers, memory=args.tree_memory,
+                                leaf_nodes=args.tree_leaf_nodes, leaf_max=args.tree_leaf_max)
+        root = position_text(loaded.root_state)  # without the game's history
+        plies = [r["ply"] for r in data["game"] if r["position"].split(" |")[0] == root]
+        if not plies:
+            raise SystemExit(f"{folder}: its tree's root is not a position of the game")
+        start = plies[0]
+        head = {"command": old.get("command", command), "started": old.get("started"),
+                "resumed": [*old.get("resumed", []), command]}
+
+        def tree_for(state: UlvState) -> ProofTree:
+            return loaded
+    else:
+        start = rows[-1]["ply"]
+        old = {}
+        head = {"command": command,
+                "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+
+        def tree_for(state: UlvState) -> ProofTree:
+            return ProofTree(state, SHEEP, workers=args.tree_workers,
+                             leaf_nodes=args.tree_leaf_nodes, leaf_max=args.tree_leaf_max,
+                             memory=args.tree_memory, safe_leaves=True, safe_front=True)
+    out = tree_walk(data["game"], start, args.tree_seconds, tree_for, base, folder,
+                    args.tree_total, old.get("rows"))
+    return {**head, "workers": args.tree_workers, "memory": args.tree_memory,
+            "leaf_nodes": args.tree_leaf_nodes, "leaf_max": args.tree_leaf_max, **out}
 
 
 def main() -> None:
@@ -285,14 +447,43 @@ def main() -> None:
     ap.add_argument("--kept-nodes", type=int, default=600_000_000,
                     help="budget a position of the sweep with proofs kept (0: no sweep)")
     ap.add_argument("--kept-memory", default="4G", help="memory of that sweep's search")
+    ap.add_argument("--tree-seconds", type=float, default=0.0,
+                    help="seconds a position of the proof tree stage (0: no tree stage)")
+    ap.add_argument("--tree-total", type=float, help="seconds of the whole tree stage")
+    ap.add_argument("--tree-memory", default="8G", help="memory of the tree's leaf searches")
+    ap.add_argument("--tree-workers", type=int, default=2, help="threads of the tree")
+    ap.add_argument("--tree-leaf-nodes", type=int, default=2_000_000)
+    ap.add_argument("--tree-leaf-max", type=int, default=16_000_000)
+    ap.add_argument("--tree-folder", help="save the tree here as it grows (a new folder)")
+    ap.add_argument("--tree-resume", action="store_true",
+                    help="go on with the tree saved in --tree-folder (with --tree-only)")
+    ap.add_argument("--tree-only", action="store_true",
+                    help="run only the tree stage on the game and sweep of PATH.json")
     ap.add_argument("--report", help="write PATH.json and PATH.md (replacing them)")
     ap.add_argument("--render", action="store_true", help="only write PATH.md from PATH.json")
     args = ap.parse_args()
     command = "python " + " ".join(shlex.quote(a) for a in sys.argv)
     base = Path(args.report) if args.report else None
+    if (args.render or args.tree_only) and base is None:
+        ap.error("--render and --tree-only need --report PATH")
+    if args.tree_only and args.tree_seconds <= 0:
+        ap.error("--tree-only needs --tree-seconds above 0")
+    folder = Path(args.tree_folder) if args.tree_folder else None
+    if args.tree_resume and (folder is None or not args.tree_only):
+        ap.error("--tree-resume needs --tree-only and --tree-folder")
+    if folder is not None and (folder / "tree.json.gz").exists() and not args.tree_resume:
+        ap.error(f"{folder}: a saved tree is already there (--tree-resume goes on with it)")
     if args.render and base is not None:
         data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
         atomic_write(base.with_suffix(".md"), markdown(data) + "\n", overwrite=True)
+        return
+    if args.tree_only and base is not None:
+        data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
+        data["tree"] = tree_stage(data, args, command, base, folder)
+        atomic_write(base.with_suffix(".json"), json.dumps(data, indent=1) + "\n",
+                     overwrite=True)
+        atomic_write(base.with_suffix(".md"), markdown(data) + "\n", overwrite=True)
+        print(f"report: {base.with_suffix('.md')} (+ .json)")
         return
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     t0 = time.perf_counter()
@@ -310,6 +501,8 @@ def main() -> None:
             "seconds": round(time.perf_counter() - t0, 1), "move_nodes": args.move_nodes,
             "nodes": args.nodes, "kept_nodes": args.kept_nodes, "game": game,
             "horizon": sweeps, "kept": kept_rows}
+    if args.tree_seconds > 0:
+        data["tree"] = tree_stage(data, args, command, base, folder)
     text = markdown(data)
     if base is not None:
         atomic_write(base.with_suffix(".json"), json.dumps(data, indent=1) + "\n",
