@@ -23,9 +23,9 @@ which the reference rules re-check here and in tests/test_ulvtafl_horizon_report
 game itself proves nothing about the start: the wolves' moves are a search's choice, not
 every defence.
 
-With --tree-seconds S, a last stage walks back from the first position the kept sweep left
-open with one safe-front proof tree (solver/ulvtafl/tree.py) retargeted from position to
-position, S seconds each: does the tree move the horizon towards the start? --tree-only
+With --tree-seconds S, a last stage walks back from the end as the kept sweep does, with
+one safe-front proof tree (solver/ulvtafl/tree.py) retargeted from position to position,
+S seconds each: does the tree move the horizon beyond the sweep's? --tree-only
 runs that stage alone on the game and sweep of PATH.json (its own command is written in);
 --tree-resume goes on with the tree saved in --tree-folder, from its root's ply:
 
@@ -182,8 +182,8 @@ def tree_walk(game: list[dict[str, Any]], start: int, seconds: float,
               tree_for: Callable[[UlvState], ProofTree], base: Path | None,
               folder: Path | None = None, total: float | None = None,
               earlier: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """The proof tree along the game: from ply `start` (the first position the kept sweep
-    left open, or where a resumed tree stopped) backwards, one proof tree (`tree_for` makes
+    """The proof tree along the game: from ply `start` (the game's last position before
+    its end, or where a resumed tree stopped) backwards, one proof tree (`tree_for` makes
     it at the first position: new, or loaded from its folder) retargeted at each position,
     both sides to move, `seconds` a position, until one is not proved or `total` seconds
     are spent. The tree keeps its graph and proofs from root to root. `earlier`: the rows
@@ -367,8 +367,8 @@ def markdown(data: dict[str, Any]) -> str:
         out += ["", "## The proof tree along the game", "",
                 f"Command: `{tree['command']}`", "",
                 *[f"Resumed with: `{c}`\n" for c in tree.get("resumed", [])],
-                f"Run {tree['started']}. From the first position the sweep above left open, "
-                "backwards: one proof tree (solver/ulvtafl/tree.py: a proof-number graph "
+                f"Run {tree['started']}. From the end backwards, as the sweep above: one "
+                "proof tree (solver/ulvtafl/tree.py: a proof-number graph "
                 "over df-pn leaf searches; the sheep kept to safe moves where they have one, "
                 "the leaves searched safe-only first) retargeted at each position, keeping "
                 f"its graph and proofs; {tree['seconds_a_position']:,.0f} s a position"
@@ -394,18 +394,15 @@ def markdown(data: dict[str, Any]) -> str:
                        f"{tree['certificate_positions']:,} positions, re-checked by the "
                        f"reference rules ({tree['checked']}).")
         else:
-            out.append("- The tree proved no position before the sweep's horizon.")
+            out.append("- The tree proved no position of the game.")
     return "\n".join(out)
 
 
 def tree_stage(data: dict[str, Any], args: argparse.Namespace, command: str,
-               base: Path | None, folder: Path | None) -> dict[str, Any] | None:
-    """The proof tree stage on a report's game, from the kept sweep's first open position
-    (None when the sweep proved the whole game, or did not run), or with --tree-resume
-    from the position of the tree saved in --tree-folder, keeping the earlier rows."""
-    rows = (data.get("kept") or {}).get("rows") or []
-    if not rows or rows[-1]["outcome"] == "proved" or args.tree_seconds <= 0:
-        return None
+               base: Path | None, folder: Path | None) -> dict[str, Any]:
+    """The proof tree stage on a report's game, from its last position before the end, or
+    with --tree-resume from the position of the tree saved in --tree-folder, keeping the
+    earlier rows."""
     old: dict[str, Any] = data.get("tree") or {}
     if args.tree_resume:
         assert folder is not None
@@ -422,7 +419,8 @@ def tree_stage(data: dict[str, Any], args: argparse.Namespace, command: str,
         def tree_for(state: UlvState) -> ProofTree:
             return loaded
     else:
-        start = rows[-1]["ply"]
+        start = max(r["ply"] for r in data["game"]
+                    if not parse_position(r["position"]).is_terminal())
         old = {}
         head = {"command": command,
                 "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
