@@ -25,7 +25,9 @@ every defence.
 
 With --tree-seconds S, a last stage walks back from the end as the kept sweep does, with
 one safe-front proof tree (solver/ulvtafl/tree.py) retargeted from position to position,
-S seconds each: does the tree move the horizon beyond the sweep's? --tree-only
+S seconds each, passing a wolf position it does not prove (the sheep may win the position
+before it another way), until a sheep position is not proved: does the tree move the
+horizon beyond the sweep's? --tree-only
 runs that stage alone on the game and sweep of PATH.json (its own command is written in);
 --tree-resume goes on with the tree saved in --tree-folder, from its root's ply:
 
@@ -185,12 +187,13 @@ def tree_walk(game: list[dict[str, Any]], start: int, seconds: float,
     """The proof tree along the game: from ply `start` (the game's last position before
     its end, or where a resumed tree stopped) backwards, one proof tree (`tree_for` makes
     it at the first position: new, or loaded from its folder) retargeted at each position,
-    both sides to move, `seconds` a position, until one is not proved or `total` seconds
-    are spent. The tree keeps its graph and proofs from root to root. `earlier`: the rows
-    of the run resumed (those after `start` are kept; the resumed position's figures add
-    up both runs'). The earliest proof's certificate is re-checked by the reference rules
-    (whole, or 2,000 random lines when it holds more than 200,000 positions) and written
-    beside the report when large."""
+    both sides to move, `seconds` a position, until a position with the sheep to move is
+    not proved or `total` seconds are spent (a wolf position not proved is passed: the
+    sheep may win the position before it with another move). The tree keeps its graph and
+    proofs from root to root. `earlier`: the rows of the run resumed (those after `start`
+    are kept; the resumed position's figures add up both runs'). The earliest proof's
+    certificate is re-checked by the reference rules (whole, or 2,000 random lines when it
+    holds more than 200,000 positions) and written beside the report when large."""
     earlier = earlier or []
     rows = [r for r in earlier if r["ply"] > start]
     before_start = {r["ply"]: r for r in earlier if r["ply"] == start}
@@ -223,9 +226,10 @@ def tree_walk(game: list[dict[str, Any]], start: int, seconds: float,
                      "proof_number": info["proof_number"],
                      "disproof_number": info["disproof_number"]})
         print(f"tree ply {row['ply']}: {outcome} {tree.work - before:,} nodes", flush=True)
-        if outcome != "proved":
-            break
-        first = (row["ply"], state)
+        if outcome == "proved":
+            first = (row["ply"], state)
+        elif state.to_move == SHEEP or outcome == "interrupted":
+            break  # the wolf position before holds this one: it cannot be proved either
     out: dict[str, Any] = {"rows": rows, "seconds_a_position": seconds,
                            "seconds_in_all": total}
     if tree is None or first is None:
@@ -367,7 +371,9 @@ def markdown(data: dict[str, Any]) -> str:
         out += ["", "## The proof tree along the game", "",
                 f"Command: `{tree['command']}`", "",
                 *[f"Resumed with: `{c}`\n" for c in tree.get("resumed", [])],
-                f"Run {tree['started']}. From the end backwards, as the sweep above: one "
+                f"Run {tree['started']}. From the end backwards, as the sweep above, until "
+                "a position with the sheep to move is not proved (a wolf position not proved "
+                "is passed: the sheep may win the position before it another way): one "
                 "proof tree (solver/ulvtafl/tree.py: a proof-number graph "
                 "over df-pn leaf searches; the sheep kept to safe moves where they have one, "
                 "the leaves searched safe-only first) retargeted at each position, keeping "
@@ -381,11 +387,13 @@ def markdown(data: dict[str, Any]) -> str:
                 "| root pn | root dn |", "|---|---|---|---|---|---|---|---|---|"]
         for r in tree["rows"]:
             mover = "sheep" if parse_position(text[r["ply"]]).to_move == SHEEP else "wolves"
+            if r["outcome"] == "proved" and r["nodes"] < 1000 and r is not tree["rows"][-1]:
+                continue
             out.append(f"| {r['ply']} | {mover} | {r['outcome']} | {r['nodes']:,} | "
                        f"{r['seconds']:,.0f} | {r['leaf_searches']:,} | "
                        f"{r['tree_positions']:,} | {r['proof_number']:,} | "
                        f"{r['disproof_number']:,} |")
-        out.append("")
+        out += ["", "(Positions proved in under 1,000 nodes are left out of the table.)", ""]
         if "earliest" in tree:
             where = tree["certificate"]
             file = f" (`reports/{where}`)" if isinstance(where, str) else " (in the JSON)"
@@ -396,6 +404,16 @@ def markdown(data: dict[str, Any]) -> str:
         else:
             out.append("- The tree proved no position of the game.")
     return "\n".join(out)
+
+
+def resume_ply(game: list[dict[str, Any]], root: int, rows: list[dict[str, Any]]) -> int:
+    """Where a resumed walk goes on: at its tree's root (ply `root`), unless the walk had
+    finished with that wolf position not proved, which it passes: then the ply before."""
+    last = {r["ply"]: r for r in rows}.get(root)
+    if last is not None and last["outcome"] not in ("proved", "interrupted") \
+            and parse_position(game[root]["position"]).to_move != SHEEP:
+        return root - 1
+    return root
 
 
 def tree_stage(data: dict[str, Any], args: argparse.Namespace, command: str,
@@ -412,7 +430,7 @@ def tree_stage(data: dict[str, Any], args: argparse.Namespace, command: str,
         plies = [r["ply"] for r in data["game"] if r["position"].split(" |")[0] == root]
         if not plies:
             raise SystemExit(f"{folder}: its tree's root is not a position of the game")
-        start = plies[0]
+        start = resume_ply(data["game"], plies[0], old.get("rows", []))
         head = {"command": old.get("command", command), "started": old.get("started"),
                 "resumed": [*old.get("resumed", []), command]}
 
