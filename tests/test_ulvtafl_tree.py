@@ -15,8 +15,9 @@ from helpers.ulvtafl_positions import small_solved
 
 from fleece.rules.errors import FleeceError
 from fleece.rules.ulvtafl.game import SHEEP, WOLVES, UlvState, UlvtaflOptions, initial_state
-from fleece.rules.ulvtafl.notation import parse_move, parse_position
+from fleece.rules.ulvtafl.notation import parse_move, parse_position, position_text
 from fleece.solver.ulvtafl.certificate import check_certificate
+from fleece.solver.ulvtafl.parallel import mirror_position
 from fleece.solver.ulvtafl.prover import CheckpointError
 from fleece.solver.ulvtafl.tree import INF, ROOT, ProofTree
 
@@ -347,3 +348,29 @@ def test_retargeting_at_a_position_inside_the_graph_makes_moves_into_it_repetiti
     assert tree.run(seconds=600) == "proved"
     cert = tree.certificate(check=False)
     assert cert is not None and check_certificate(target, "sheep", cert) > 0
+
+
+def test_root_moves_and_the_line_are_moves_of_the_root_as_given() -> None:
+    """A position and its mirror image share one node, held in one orientation: the root's
+    moves and the most-proving line are given for the root as the caller wrote it (each
+    move legal there, reaching the position whose numbers it shows), whichever it is."""
+    state = START_17.play(parse_move("d7-c7")).play(parse_move("b4-b5"))
+    image = parse_position(mirror_position(position_text(state)))
+    flips = set()
+    for root in (state, image):
+        tree = small_tree(root, leaf_nodes=1000, leaf_max=2000)
+        tree.run(nodes=300_000)
+        flips.add(tree.root_flip)
+        moves = tree.root_moves()
+        assert {m["move"] for m in moves} == {m.text() for m in root.legal_moves()}
+        for m in moves:
+            kid = root.play(parse_move(m["move"]))
+            text = position_text(kid).split(" |")[0]
+            i = tree.index.get(text, tree.index.get(mirror_position(text)))
+            assert i is not None and tree.nodes[i].pn == m["proof_number"]
+        line = tree.principal_line()
+        assert len(line) >= 4
+        walk = root
+        for step in line:
+            walk = walk.play(parse_move(step["move"]))  # legal, or UlvIllegalMove
+    assert flips == {False, True}

@@ -624,9 +624,11 @@ class ProofTree:
         return memo[ROOT]
 
     def principal_line(self, limit: int = 200) -> list[dict[str, Any]]:
-        """The most-proving path: each move with the numbers of the position it reaches."""
+        """The most-proving path from the root as it was given (a node holding the mirror
+        image has its moves mirrored back): each move with the numbers of the position it
+        reaches."""
         line: list[dict[str, Any]] = []
-        i = ROOT
+        i, flip = ROOT, self.root_flip
         while len(line) < limit:
             node = self.nodes[i]
             if node.kids is None or node.pn == 0 or node.dn == 0:
@@ -634,38 +636,44 @@ class ProofTree:
             path = self._select_from(i)
             if path is None:
                 break
-            j, move = path
+            j, move, flipped = path
             kid = self.nodes[j]
-            line.append({"move": move, "proof_number": kid.pn, "disproof_number": kid.dn,
+            line.append({"move": mirror_move(move) if flip else move,
+                         "proof_number": kid.pn, "disproof_number": kid.dn,
                          "searched": kid.searched, "expanded": kid.kids is not None})
-            i = j
+            i, flip = j, flip != flipped
         return line
 
-    def _select_from(self, i: int) -> tuple[int, str] | None:
-        """The most-proving kid of an expanded node and the move to it (None when none is
-        open): the least proof number where the attacker moves, else the least disproof
-        number; the first of equals."""
+    def _select_from(self, i: int) -> tuple[int, str, bool] | None:
+        """The most-proving kid of an expanded node, the move to it and whether the kid
+        holds the mirror image of what the move reaches (None when none is open): the
+        least proof number where the attacker moves, else the least disproof number; the
+        first of equals."""
         node = self.nodes[i]
         assert node.kids is not None and node.moves is not None
-        best, key, move = -1, INF + 1, ""
-        for k, m in zip(node.kids, node.moves, strict=True):
+        flips = node.flips if node.flips is not None else [False] * len(node.kids)
+        best: tuple[int, str, bool] | None = None
+        key = INF + 1
+        for k, m, f in zip(node.kids, node.moves, flips, strict=True):
             kid = self.nodes[k]
             if kid.pn == 0 or kid.dn == 0:
                 continue
             value = kid.pn if node.attacks else kid.dn
             if value < key:
-                best, key, move = k, value, m
-        return None if best < 0 else (best, move)
+                best, key = (k, m, f), value
+        return best
 
     def root_moves(self) -> list[dict[str, Any]]:
-        """The root's moves with the numbers of the positions they reach."""
+        """The root's moves as it was given (mirrored back when its node holds the mirror
+        image) with the numbers of the positions they reach."""
         root = self.nodes[ROOT]
         if root.kids is None or root.moves is None:
             return []
         out = []
         for k, m in zip(root.kids, root.moves, strict=True):
             kid = self.nodes[k]
-            out.append({"move": m, "proof_number": kid.pn, "disproof_number": kid.dn,
+            out.append({"move": mirror_move(m) if self.root_flip else m,
+                        "proof_number": kid.pn, "disproof_number": kid.dn,
                         "outcome": "proved" if kid.pn == 0 else
                         "disproved" if kid.dn == 0 else "open"})
         return out
