@@ -325,7 +325,8 @@ def test_a_tree_retargeted_back_along_a_game_keeps_its_proofs() -> None:
         tree.retarget(ended)
 
 
-def test_retargeting_at_a_position_inside_the_graph_makes_moves_into_it_repetitions() -> None:
+def test_retargeting_at_a_position_inside_the_graph_makes_moves_into_it_repetitions(
+        tmp_path: Path) -> None:
     """The new root may already be a node (a kid of the old root here): every path now
     starts at it, so the moves into it become repetition edges and it has no parents; its
     own moves are no repetitions, and it is proved (all the old root's kids are sheep wins)
@@ -348,6 +349,20 @@ def test_retargeting_at_a_position_inside_the_graph_makes_moves_into_it_repetiti
     assert tree.run(seconds=600) == "proved"
     cert = tree.certificate(check=False)
     assert cert is not None and check_certificate(target, "sheep", cert) > 0
+    # back at the old root, its move into the kid is a move again, the kid's proof counts
+    tree.retarget(game[2])
+    assert tree.repetitions == repetitions and tree.entered == []
+    assert 0 not in (tree.nodes[ROOT].kids or ()) and ROOT in tree.nodes[kid].parents
+    assert tree.run(seconds=600) == "proved"
+    cert = tree.certificate(check=False)
+    assert cert is not None and check_certificate(game[2], "sheep", cert) > 0
+    # a saved tree keeps the edges retarget turned into repetitions, to give them back
+    tree.retarget(target)
+    tree.save(tmp_path)
+    again = ProofTree.load(tmp_path, workers=2, memory="128M")
+    assert again.entered == tree.entered != []
+    again.retarget(game[2])
+    assert again.repetitions == repetitions and again.outcome() == "proved"
 
 
 def test_root_moves_and_the_line_are_moves_of_the_root_as_given() -> None:

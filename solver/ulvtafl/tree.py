@@ -288,6 +288,8 @@ class ProofTree:
         self.leaves = 0
         self.seq = 0
         self.repetitions = 0
+        self.entered: list[tuple[int, int, bool]] = []  # (parent, slot, flip): moves into
+        # the root that retarget made repetition edges, given back when the root moves on
         self.trace: list[dict[str, Any]] = []
         self.executor = "threads"
         self._threads: _Threads | None = None
@@ -552,8 +554,8 @@ class ProofTree:
         """Make another position the root, keeping the graph, its proofs and the workers'
         tables: walking back along a game, the old root's proof serves the new root's.
         Repetition edges stay (a cycle is a cycle whatever the root), and a move into the
-        new root from inside the graph becomes one (every path now starts there); outcome()
-        and the certificate are then the new root's."""
+        new root from inside the graph becomes one (every path now starts there) until the
+        root moves on again; outcome() and the certificate are then the new root's."""
         root = bare(state)
         if root.is_terminal():
             raise FleeceError("the game is over in this position: nothing to prove",
@@ -561,6 +563,15 @@ class ProofTree:
         if self.busy:
             raise FleeceError("a tree cannot change its root while leaves are being "
                               "searched", field="position")
+        for p, j, flip in self.entered:  # the old root's moves in are moves again
+            parent = self.nodes[p]
+            assert parent.kids is not None and parent.flips is not None
+            parent.kids[j], parent.flips[j] = ROOT, flip
+            self.nodes[ROOT].parents.append(p)
+            self.repetitions -= 1
+        for p in dict.fromkeys(p for p, _, _ in self.entered):
+            self._update(p)
+        self.entered = []
         i, flip = self._node(root)
         if i != ROOT:
             self._swap(i, ROOT)
@@ -569,11 +580,12 @@ class ProofTree:
         entered = self.nodes[ROOT].parents
         self.nodes[ROOT].parents = []
         for p in dict.fromkeys(entered):
-            node = self.nodes[p]
-            assert node.kids is not None and node.flips is not None
-            for j, k in enumerate(node.kids):
+            parent = self.nodes[p]
+            assert parent.kids is not None and parent.flips is not None
+            for j, k in enumerate(parent.kids):
                 if k == ROOT:
-                    node.kids[j], node.flips[j] = REPEAT, False
+                    self.entered.append((p, j, parent.flips[j]))
+                    parent.kids[j], parent.flips[j] = REPEAT, False
                     self.repetitions += 1
             self._update(p)
 
@@ -587,6 +599,7 @@ class ProofTree:
             if node.kids is not None:
                 node.kids = [swap.get(k, k) for k in node.kids]
             node.parents = [swap.get(p, p) for p in node.parents]
+        self.entered = [(swap.get(p, p), j, f) for p, j, f in self.entered]
         for i in (a, b):
             self.index[self.nodes[i].position] = i
 
@@ -748,7 +761,7 @@ class ProofTree:
             rows[i][2:4] = [pn, dn]
         data = {**self.meta(), "leaf_nodes": self.leaf_nodes, "leaf_max": self.leaf_max,
                 "work": self.work, "seconds": self.seconds, "leaves": self.leaves,
-                "seq": self.seq, "repetitions": self.repetitions,
+                "seq": self.seq, "repetitions": self.repetitions, "entered": self.entered,
                 "root_flip": self.root_flip, "trace": self.trace[-2000:],
                 "nodes": rows, "certificates": self.certs}
         return write_json(path, data, overwrite=True)
@@ -796,6 +809,7 @@ class ProofTree:
         tree.leaves = int(data["leaves"])
         tree.seq = int(data["seq"])
         tree.repetitions = int(data["repetitions"])
+        tree.entered = [(int(p), int(j), bool(f)) for p, j, f in data.get("entered", [])]
         tree.trace = list(data["trace"])
         tree.root_flip = bool(data["root_flip"])
         tree._refresh()
