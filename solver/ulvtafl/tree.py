@@ -29,6 +29,7 @@ proofs hold; a disproof is then only "failed" (the pruned moves might win).
     tree.run(seconds=3600, folder="runs/tree20")
     if tree.outcome() == "proved":
         cert = tree.certificate()        # position text -> move, checked by the rules
+    tree.retarget(earlier)               # a position before it: the graph and proofs stay
 """
 
 from __future__ import annotations
