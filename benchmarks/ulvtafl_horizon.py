@@ -54,12 +54,13 @@ from fleece.rules.ulvtafl.notation import parse_position, position_text
 from fleece.solver.ulvtafl.budget import resolve
 from fleece.solver.ulvtafl.certificate import (
     Certificate,
+    bare,
     check_certificate,
     sample_check,
     write_certificate,
 )
 from fleece.solver.ulvtafl.prover import Prover, table_bits_for
-from fleece.solver.ulvtafl.tree import ProofTree
+from fleece.solver.ulvtafl.tree import INF, ProofTree
 
 MODES = ("safe-only", "unrestricted")
 
@@ -183,7 +184,9 @@ def kept_sweep(game: list[dict[str, Any]], nodes: int, bits: int, base: Path | N
 def tree_walk(game: list[dict[str, Any]], start: int, seconds: float,
               tree_for: Callable[[UlvState], ProofTree], base: Path | None,
               folder: Path | None = None, total: float | None = None,
-              earlier: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+              earlier: list[dict[str, Any]] | None = None, resumed_at: int | None = None,
+              on_row: Callable[[list[dict[str, Any]]], None] | None = None
+              ) -> dict[str, Any]:
     """The proof tree along the game: from ply `start` (the game's last position before
     its end, or where a resumed tree stopped) backwards, one proof tree (`tree_for` makes
     it at the first position: new, or loaded from its folder) retargeted at each position,
@@ -191,7 +194,9 @@ def tree_walk(game: list[dict[str, Any]], start: int, seconds: float,
     not proved or `total` seconds are spent (a wolf position not proved is passed: the
     sheep may win the position before it with another move). The tree keeps its graph and
     proofs from root to root. `earlier`: the rows of the run resumed (those after `start`
-    are kept; the resumed position's figures add up both runs'). The earliest proof's
+    are kept; the resumed position's figures add up both runs'), `resumed_at`: the ply its
+    tree was saved at, which gets the work the tree holds beyond those rows (a run stopped
+    before its row was written). `on_row` gets the rows after each one. The earliest proof's
     certificate is re-checked by the reference rules (whole, or 2,000 random lines when it
     holds more than 200,000 positions) and written beside the report when large."""
     earlier = earlier or []
@@ -209,6 +214,8 @@ def tree_walk(game: list[dict[str, Any]], start: int, seconds: float,
         if tree is None:
             tree = tree_for(state)
             began = tree.seconds
+            if resumed_at is not None:
+                _unreported(tree, earlier, resumed_at, before_start)
         else:
             tree.retarget(state)
         before, spent, searches = tree.work, tree.seconds, tree.leaves
@@ -226,6 +233,8 @@ def tree_walk(game: list[dict[str, Any]], start: int, seconds: float,
                      "proof_number": info["proof_number"],
                      "disproof_number": info["disproof_number"]})
         print(f"tree ply {row['ply']}: {outcome} {tree.work - before:,} nodes", flush=True)
+        if on_row is not None:
+            on_row(rows)
         if outcome == "proved":
             first = (row["ply"], state)
         elif state.to_move == SHEEP or outcome == "interrupted":
@@ -241,6 +250,21 @@ def tree_walk(game: list[dict[str, Any]], start: int, seconds: float,
     out["earliest"] = first[0]
     out.update(_checked(first, cert, base, "tree-ply"))
     return out
+
+
+def _unreported(tree: ProofTree, earlier: list[dict[str, Any]], ply: int,
+                before_start: dict[int, dict[str, Any]]) -> None:
+    """Work a resumed tree holds beyond the rows of the run resumed (a run stopped between
+    its last save and its row) goes to the row of the ply the tree was saved at: an
+    earlier row of that ply, or the figures the resumed position starts from."""
+    row = next((r for r in earlier if r["ply"] == ply), None)
+    if row is None:
+        row = before_start.setdefault(ply, {"nodes": 0, "seconds": 0.0, "leaf_searches": 0})
+    for key, total in (("nodes", tree.work), ("seconds", tree.seconds),
+                       ("leaf_searches", tree.leaves)):
+        extra = total - sum(r[key] for r in earlier)
+        if extra > 0:
+            row[key] = round(row[key] + extra, 1) if key == "seconds" else row[key] + extra
 
 
 def _tree_line(info: dict[str, Any]) -> None:
@@ -275,6 +299,11 @@ def _checked(first: tuple[int, UlvState], cert: dict[str, str], base: Path | Non
 def _count(n: int, noun: str) -> str:
     """`n` and the noun, plural unless n is 1."""
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
+def _number(n: int) -> str:
+    """A proof or disproof number; one that cannot be reached (the tree's INF) as ∞."""
+    return "∞" if n >= INF else f"{n:,}"
 
 
 def _ending(position: str) -> str:
@@ -371,9 +400,12 @@ def markdown(data: dict[str, Any]) -> str:
         out += ["", "## The proof tree along the game", "",
                 f"Command: `{tree['command']}`", "",
                 *[f"Resumed with: `{c}`\n" for c in tree.get("resumed", [])],
-                f"Run {tree['started']}. From the end backwards, as the sweep above, until "
-                "a position with the sheep to move is not proved (a wolf position not proved "
-                "is passed: the sheep may win the position before it another way): one "
+                f"Run {tree['started']}"
+                + (" (the settings of the first command; a resumed run's are in its "
+                   "command)" * bool(tree.get("resumed")))
+                + ". From the end backwards, as the sweep above, until a position with the "
+                "sheep to move is not proved (a wolf position not proved is passed: the "
+                "sheep may win the position before it another way): one "
                 "proof tree (solver/ulvtafl/tree.py: a proof-number graph "
                 "over df-pn leaf searches; the sheep kept to safe moves where they have one, "
                 "the leaves searched safe-only first) retargeted at each position, keeping "
@@ -391,10 +423,13 @@ def markdown(data: dict[str, Any]) -> str:
                 continue
             out.append(f"| {r['ply']} | {mover} | {r['outcome']} | {r['nodes']:,} | "
                        f"{r['seconds']:,.0f} | {r['leaf_searches']:,} | "
-                       f"{r['tree_positions']:,} | {r['proof_number']:,} | "
-                       f"{r['disproof_number']:,} |")
+                       f"{r['tree_positions']:,} | {_number(r['proof_number'])} | "
+                       f"{_number(r['disproof_number'])} |")
         out += ["", "(Positions proved in under 1,000 nodes are left out of the table.)", ""]
-        if "earliest" in tree:
+        if tree.get("running"):
+            out.append("- The walk was still running when this was written; the earliest "
+                       "proof's certificate is checked at its end.")
+        elif "earliest" in tree:
             where = tree["certificate"]
             file = f" (`reports/{where}`)" if isinstance(where, str) else " (in the JSON)"
             out.append(f"- The earliest position the tree proved is ply {tree['earliest']}: "
@@ -417,10 +452,12 @@ def resume_ply(game: list[dict[str, Any]], root: int, rows: list[dict[str, Any]]
 
 
 def tree_stage(data: dict[str, Any], args: argparse.Namespace, command: str,
-               base: Path | None, folder: Path | None) -> dict[str, Any]:
+               base: Path | None, folder: Path | None,
+               write: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """The proof tree stage on a report's game, from its last position before the end, or
     with --tree-resume from the position of the tree saved in --tree-folder, keeping the
-    earlier rows."""
+    earlier rows. `write` gets the report after each position, the tree's rows so far in
+    it."""
     old: dict[str, Any] = data.get("tree") or {}
     if args.tree_resume:
         assert folder is not None
@@ -430,15 +467,19 @@ def tree_stage(data: dict[str, Any], args: argparse.Namespace, command: str,
         plies = [r["ply"] for r in data["game"] if r["position"].split(" |")[0] == root]
         if not plies:
             raise SystemExit(f"{folder}: its tree's root is not a position of the game")
+        resumed_at: int | None = plies[0]
         start = resume_ply(data["game"], plies[0], old.get("rows", []))
         head = {"command": old.get("command", command), "started": old.get("started"),
                 "resumed": [*old.get("resumed", []), command]}
 
         def tree_for(state: UlvState) -> ProofTree:
+            if position_text(bare(state)) != position_text(loaded.root_state):
+                loaded.retarget(state)  # the walk passes the wolf position it stopped at
             return loaded
     else:
         start = max(r["ply"] for r in data["game"]
                     if not parse_position(r["position"]).is_terminal())
+        resumed_at = None
         old = {}
         head = {"command": command,
                 "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
@@ -447,10 +488,24 @@ def tree_stage(data: dict[str, Any], args: argparse.Namespace, command: str,
             return ProofTree(state, SHEEP, workers=args.tree_workers,
                              leaf_nodes=args.tree_leaf_nodes, leaf_max=args.tree_leaf_max,
                              memory=args.tree_memory, safe_leaves=True, safe_front=True)
+    settings = {"workers": args.tree_workers, "memory": args.tree_memory,
+                "leaf_nodes": args.tree_leaf_nodes, "leaf_max": args.tree_leaf_max,
+                "seconds_a_position": args.tree_seconds, "seconds_in_all": args.tree_total}
+    first_run = {k: old.get(k, v) for k, v in settings.items()}  # a resume's: its command
+
+    def on_row(rows: list[dict[str, Any]]) -> None:
+        if write is not None:  # the report so far: a run stopped later loses one row
+            write({**data, "tree": {**head, "rows": rows, **first_run, "running": True}})
+
     out = tree_walk(data["game"], start, args.tree_seconds, tree_for, base, folder,
-                    args.tree_total, old.get("rows"))
-    return {**head, "workers": args.tree_workers, "memory": args.tree_memory,
-            "leaf_nodes": args.tree_leaf_nodes, "leaf_max": args.tree_leaf_max, **out}
+                    args.tree_total, old.get("rows"), resumed_at, on_row)
+    return {**head, **out, **first_run}
+
+
+def write_report(base: Path, data: dict[str, Any]) -> None:
+    """PATH.json and PATH.md, each written atomically (replacing them)."""
+    atomic_write(base.with_suffix(".json"), json.dumps(data, indent=1) + "\n", overwrite=True)
+    atomic_write(base.with_suffix(".md"), markdown(data) + "\n", overwrite=True)
 
 
 def main() -> None:
@@ -495,10 +550,9 @@ def main() -> None:
         return
     if args.tree_only and base is not None:
         data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
-        data["tree"] = tree_stage(data, args, command, base, folder)
-        atomic_write(base.with_suffix(".json"), json.dumps(data, indent=1) + "\n",
-                     overwrite=True)
-        atomic_write(base.with_suffix(".md"), markdown(data) + "\n", overwrite=True)
+        data["tree"] = tree_stage(data, args, command, base, folder,
+                                  lambda d: write_report(base, d))
+        write_report(base, data)
         print(f"report: {base.with_suffix('.md')} (+ .json)")
         return
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
@@ -518,12 +572,11 @@ def main() -> None:
             "nodes": args.nodes, "kept_nodes": args.kept_nodes, "game": game,
             "horizon": sweeps, "kept": kept_rows}
     if args.tree_seconds > 0:
-        data["tree"] = tree_stage(data, args, command, base, folder)
+        data["tree"] = tree_stage(data, args, command, base, folder,
+                                  None if base is None else lambda d: write_report(base, d))
     text = markdown(data)
     if base is not None:
-        atomic_write(base.with_suffix(".json"), json.dumps(data, indent=1) + "\n",
-                     overwrite=True)
-        atomic_write(base.with_suffix(".md"), text + "\n", overwrite=True)
+        write_report(base, data)
         print(f"report: {base.with_suffix('.md')} (+ .json)")
     else:
         print(text)
