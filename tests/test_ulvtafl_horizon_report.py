@@ -82,16 +82,128 @@ def test_the_sweep_with_proofs_kept_claims_only_a_checked_certificate() -> None:
     assert all(r["outcome"] == "proved" for r in rows[:-1])
     proved = [r["ply"] for r in rows if r["outcome"] == "proved"]
     assert kept["earliest"] == min(proved)
-    where = kept["certificate"]
+    _check_earliest(kept, positions)
+
+
+def test_the_tree_walks_back_from_the_end_and_claims_only_checked_proofs() -> None:
+    """The tree stage starts at the game's last position before its end and walks back one
+    ply at a time (both sides to move), passing only wolf positions it did not prove; its
+    earliest proof comes with a certificate the reference rules accept."""
+    data = _data()
+    tree = data.get("tree")
+    assert tree, "the committed report is made with the tree stage (--tree-seconds)"
+    positions = {row["ply"]: row["position"] for row in data["game"]}
+    rows = tree["rows"]
+    start = data["game"][-2]["ply"]  # the last row is the ended game
+    assert [r["ply"] for r in rows] == list(range(start, start - len(rows), -1))
+    _passes_only_wolf_positions(rows, positions)
+    for r in rows:
+        assert r["nodes"] >= 0 and r["tree_positions"] >= 1
+        if r["outcome"] == "proved":
+            assert r["proof_number"] == 0
+        else:
+            assert r["proof_number"] > 0 and r["disproof_number"] > 0
+    proved = [r["ply"] for r in rows if r["outcome"] == "proved"]
+    if not proved:
+        assert "earliest" not in tree
+        return
+    assert tree["earliest"] == min(proved)
+    _check_earliest(tree, positions)
+
+
+def _passes_only_wolf_positions(rows: list[dict[str, Any]], positions: dict[int, str]) -> None:
+    """A walk goes on past a position it did not prove only when the wolves move there."""
+    for r in rows[:-1]:
+        if r["outcome"] != "proved":
+            assert parse_position(positions[r["ply"]]).to_move != SHEEP, r
+
+
+def _check_earliest(part: dict[str, Any], positions: dict[int, str]) -> None:
+    """The earliest proof of a sweep: its certificate (inline, checked whole, or a file
+    beside the report, 200 random lines checked) is a sheep win from that position."""
+    where = part["certificate"]
     assert where is not None
-    state = parse_position(positions[kept["earliest"]])
+    state = parse_position(positions[part["earliest"]])
     if isinstance(where, str):
         from fleece.solver.ulvtafl.certificate import read_certificates, sample_check
 
         [cert] = read_certificates(REPORT.parent / where)
         assert cert.winner == "sheep" and cert.root.key == state.key
-        assert len(cert.strategy) == kept["certificate_positions"]
+        assert len(cert.strategy) == part["certificate_positions"]
         assert sample_check(cert.root, "sheep", cert.strategy, 200) > 0
     else:
-        assert len(where) == kept["certificate_positions"]
+        assert len(where) == part["certificate_positions"]
         assert check_certificate(state, "sheep", where) > 0
+
+
+def test_the_tree_stage_walks_back_and_a_resumed_walk_keeps_its_rows(tmp_path: Path) -> None:
+    """The tree stage on the report's game near its end: walking back it proves ply after
+    ply (its earliest proof's certificate checks, each row is handed on as it is made)
+    until its time is spent. Then a run that stops before writing its row (the tree saved at
+    the next ply, with work no row counts); resumed from that tree, the walk goes on there,
+    keeping the rows before, and the rows count every node, second and leaf search the tree
+    holds."""
+    from fleece.solver.ulvtafl.tree import ProofTree
+
+    bench = _bench()
+    game = _data()["game"]
+    positions = {row["ply"]: row["position"] for row in game}
+    folder = tmp_path / "tree"
+
+    def fresh(state: Any) -> ProofTree:
+        return ProofTree(state, SHEEP, workers=2, leaf_nodes=20_000, leaf_max=80_000,
+                         memory="128M", safe_leaves=True, safe_front=True)
+
+    handed: list[int] = []
+    first = bench.tree_walk(game, 64, 60, fresh, None, folder, total=4,
+                            on_row=lambda rows: handed.append(len(rows)))
+    rows = first["rows"]
+    assert handed == list(range(1, len(rows) + 1))
+    assert rows[0]["ply"] == 64 and len(rows) >= 2
+    assert [r["ply"] for r in rows] == list(range(64, 64 - len(rows), -1))
+    _passes_only_wolf_positions(rows, positions)
+    assert first["earliest"] == min(r["ply"] for r in rows if r["outcome"] == "proved")
+    _check_earliest(first, positions)
+    # the run that stops before its row, at a wolf position well before the walk's last
+    stopped = next(p for p in range(rows[-1]["ply"] - 10, 0, -1)
+                   if parse_position(positions[p]).to_move != SHEEP)
+    tree = ProofTree.load(folder, workers=2, memory="128M")
+    tree.retarget(parse_position(positions[stopped]))
+    tree.run(nodes=30_000, folder=folder)
+    loaded = ProofTree.load(folder, workers=2, memory="128M")
+    assert loaded.work > sum(r["nodes"] for r in rows)  # work no row counts
+
+    def again(state: Any) -> ProofTree:
+        assert position_text(state).split(" |")[0] == position_text(loaded.root_state)
+        return loaded
+
+    second = bench.tree_walk(game, stopped, 60, again, None, folder, total=4,
+                             earlier=rows, resumed_at=stopped)
+    assert second["rows"][:len(rows)] == rows
+    assert second["rows"][len(rows)]["ply"] == stopped
+    for key, total in (("nodes", loaded.work), ("leaf_searches", loaded.leaves)):
+        assert sum(r[key] for r in second["rows"]) == total, key
+    assert abs(sum(r["seconds"] for r in second["rows"]) - loaded.seconds) < 1
+    assert second["earliest"] <= first["earliest"]
+    _check_earliest(second, positions)
+
+
+def test_a_resumed_walk_passes_a_wolf_position_it_did_not_prove() -> None:
+    """Resumed at a wolf position the walk ended on unproved, it goes on at the sheep
+    position before; at a sheep position, an interrupted one or a new root, it goes on
+    there."""
+    bench = _bench()
+    game = _data()["game"]
+    wolf = next(r["ply"] for r in reversed(game[:-1])
+                if parse_position(r["position"]).to_move != SHEEP)
+    sheep = wolf - 1
+    assert parse_position(game[sheep]["position"]).to_move == SHEEP
+
+    def row(ply: int, outcome: str) -> dict[str, Any]:
+        return {"ply": ply, "outcome": outcome}
+
+    assert bench.resume_ply(game, wolf, [row(wolf + 1, "proved"), row(wolf, "timeout")]) \
+        == sheep
+    assert bench.resume_ply(game, wolf, [row(wolf, "interrupted")]) == wolf
+    assert bench.resume_ply(game, wolf, [row(wolf + 1, "proved")]) == wolf
+    assert bench.resume_ply(game, sheep, [row(sheep, "timeout")]) == sheep
