@@ -564,13 +564,14 @@ class ProofTree:
         if self.busy:
             raise FleeceError("a tree cannot change its root while leaves are being "
                               "searched", field="position")
-        for p, j, flip in self.entered:  # the old root's moves in are moves again
-            parent = self.nodes[p]
-            assert parent.kids is not None and parent.flips is not None
+        back = [e for e in self.entered if not self._is_ancestor(ROOT, e[0])]
+        for p, j, flip in back:  # the old root's moves in are moves again, unless the
+            parent = self.nodes[p]  # root has since come above them: then they close a
+            assert parent.kids is not None and parent.flips is not None  # cycle and stay
             parent.kids[j], parent.flips[j] = ROOT, flip
             self.nodes[ROOT].parents.append(p)
             self.repetitions -= 1
-        for p in dict.fromkeys(p for p, _, _ in self.entered):
+        for p in dict.fromkeys(p for p, _, _ in back):
             self._update(p)
         self.entered = []
         i, flip = self._node(root)
