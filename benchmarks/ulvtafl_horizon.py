@@ -227,7 +227,7 @@ def tree_walk(game: list[dict[str, Any]], start: int, seconds: float,
         prior = before_start.pop(row["ply"], {})
         rows.append({"ply": row["ply"], "outcome": outcome,
                      "nodes": tree.work - before + prior.get("nodes", 0),
-                     "seconds": round(tree.seconds - spent + prior.get("seconds", 0), 1),
+                     "seconds": tree.seconds - spent + prior.get("seconds", 0),
                      "leaf_searches": tree.leaves - searches + prior.get("leaf_searches", 0),
                      "tree_positions": info["tree_nodes"], "expanded": info["expanded"],
                      "proof_number": info["proof_number"],
@@ -264,7 +264,7 @@ def _unreported(tree: ProofTree, earlier: list[dict[str, Any]], ply: int,
                        ("leaf_searches", tree.leaves)):
         extra = total - sum(r[key] for r in earlier)
         if extra > 0:
-            row[key] = round(row[key] + extra, 1) if key == "seconds" else row[key] + extra
+            row[key] += extra
 
 
 def _tree_line(info: dict[str, Any]) -> None:
@@ -463,8 +463,9 @@ def tree_stage(data: dict[str, Any], args: argparse.Namespace, command: str,
         assert folder is not None
         loaded = ProofTree.load(folder, workers=args.tree_workers, memory=args.tree_memory,
                                 leaf_nodes=args.tree_leaf_nodes, leaf_max=args.tree_leaf_max)
-        root = position_text(loaded.root_state)  # without the game's history
-        plies = [r["ply"] for r in data["game"] if r["position"].split(" |")[0] == root]
+        root = position_text(loaded.root_state)  # a tree's root has no game history
+        plies = [r["ply"] for r in data["game"]
+                 if position_text(bare(parse_position(r["position"]))) == root]
         if not plies:
             raise SystemExit(f"{folder}: its tree's root is not a position of the game")
         resumed_at: int | None = plies[0]
@@ -574,12 +575,11 @@ def main() -> None:
     if args.tree_seconds > 0:
         data["tree"] = tree_stage(data, args, command, base, folder,
                                   None if base is None else lambda d: write_report(base, d))
-    text = markdown(data)
     if base is not None:
         write_report(base, data)
         print(f"report: {base.with_suffix('.md')} (+ .json)")
     else:
-        print(text)
+        print(markdown(data))
 
 
 if __name__ == "__main__":

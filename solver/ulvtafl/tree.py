@@ -579,9 +579,9 @@ class ProofTree:
             self._swap(i, ROOT)
         self.root_state = root
         self.root_flip = flip
-        entered = self.nodes[ROOT].parents
+        parents = self.nodes[ROOT].parents
         self.nodes[ROOT].parents = []
-        for p in dict.fromkeys(entered):
+        for p in dict.fromkeys(parents):
             parent = self.nodes[p]
             assert parent.kids is not None and parent.flips is not None
             for j, k in enumerate(parent.kids):
@@ -665,11 +665,10 @@ class ProofTree:
         least proof number where the attacker moves, else the least disproof number; the
         first of equals."""
         node = self.nodes[i]
-        assert node.kids is not None and node.moves is not None
-        flips = node.flips if node.flips is not None else [False] * len(node.kids)
+        assert node.kids is not None and node.moves is not None and node.flips is not None
         best: tuple[int, str, bool] | None = None
         key = INF + 1
-        for k, m, f in zip(node.kids, node.moves, flips, strict=True):
+        for k, m, f in zip(node.kids, node.moves, node.flips, strict=True):
             kid = self.nodes[k]
             if kid.pn == 0 or kid.dn == 0:
                 continue
