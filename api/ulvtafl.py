@@ -19,6 +19,7 @@ from typing import Any
 
 from fleece.api.report import ABSENT, Report, detail
 from fleece.rules.errors import FleeceError, IllegalMoveError, ParseError
+from fleece.rules.ulvtafl.geometry import KING_DIAMETER
 
 __all__ = [
     "BoardReport",
@@ -376,6 +377,7 @@ def _memory(text: str | None) -> int | None:
 # ---- long proofs --------------------------------------------------------------------------
 
 SIDES = ("sheep", "wolves")
+MAX_FOCUS = KING_DIAMETER  # the largest focus radius (prove): it reaches every point
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -386,8 +388,10 @@ class ProveRequest(PositionRequest):
     an address), and a file to write the certificate to when the proof is found.
     `safe_only` (the sheep play only moves after which no wolf can capture) and
     `forward_only` (the sheep never step sideways) restrict a sheep proof to fewer moves:
-    what it proves holds in the game, and a failure ("failed") says nothing about it.
-    `profile` picks the initial proof numbers ("mobility" or "paddock"). `tree` grows a
+    what it proves holds in the game, and a failure ("failed") says nothing about it;
+    so does `focus` > 0 (the sheep move within `focus` king steps of a wolf, plus a few
+    tempo moves away from the wolves), which with `tree` is each leaf's first search
+    instead. `profile` picks the initial proof numbers ("mobility" or "paddock"). `tree` grows a
     proof-number tree over df-pn searches of at most `leaf_max` nodes a leaf (the first
     `leaf_nodes`), for proofs too large for one table; `checkpoint` is then its folder
     (any number of workers), `safe_leaves` searches each leaf with the sheep on safe
@@ -399,6 +403,7 @@ class ProveRequest(PositionRequest):
     profile: str = "mobility"
     safe_only: bool = False
     forward_only: bool = False
+    focus: int = 0
     seconds: float | None = None
     max_nodes: int | None = None
     memory: str | None = None
@@ -500,7 +505,8 @@ def prove(request: ProveRequest,
                             seconds=request.seconds, memory=memory,
                             ray_address=request.ray, profile=request.profile,
                             safe_only=request.safe_only,
-                            forward_only=request.forward_only, progress=progress)
+                            forward_only=request.forward_only, focus=request.focus,
+                            progress=progress)
         data = split.to_json()
         outcome, nodes, seconds = split.outcome, split.nodes, split.seconds
         executor, strategy = split.executor, split.certificate
@@ -514,11 +520,13 @@ def prove(request: ProveRequest,
             assert request.checkpoint is not None
             prover = Prover.load(request.checkpoint, state=state, attacker=attacker,
                                  memory=memory, forward_only=request.forward_only,
-                                 safe_only=request.safe_only, profile=request.profile)
+                                 safe_only=request.safe_only, profile=request.profile,
+                                 focus=request.focus)
         else:
             _refuse_saved(request, "search.npz", "a checkpoint")
             prover = Prover(state, attacker, memory=memory, safe_only=request.safe_only,
-                            forward_only=request.forward_only, profile=request.profile)
+                            forward_only=request.forward_only, profile=request.profile,
+                            focus=request.focus)
         outcome = prover.run(nodes=request.max_nodes, seconds=request.seconds,
                              progress=progress, checkpoint=request.checkpoint)
         info = prover.progress_info()
@@ -570,13 +578,14 @@ def _prove_tree(request: ProveRequest, state: Any, attacker: int, memory: int | 
         assert folder is not None
         tree = ProofTree.load(folder, workers=request.workers, memory=memory, state=state,
                               leaf_nodes=request.leaf_nodes, leaf_max=request.leaf_max,
-                              safe_front=request.safe_front)
+                              safe_front=request.safe_front, focus_leaves=request.focus)
     else:
         _refuse_saved(request, "tree.json.gz", "a saved tree")
         tree = ProofTree(state, attacker, workers=request.workers,
                          leaf_nodes=request.leaf_nodes, leaf_max=request.leaf_max,
                          memory=memory, safe_leaves=request.safe_leaves,
-                         safe_front=request.safe_front, profile=request.profile)
+                         safe_front=request.safe_front, profile=request.profile,
+                         focus_leaves=request.focus)
     outcome = tree.run(nodes=request.max_nodes, seconds=request.seconds, progress=progress,
                        folder=folder, ray_address=request.ray)
     info = tree.progress_info()

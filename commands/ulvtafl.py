@@ -403,6 +403,11 @@ def prove(
     forward_only: Annotated[bool, typer.Option(
         "--forward-only", help="the sheep never step sideways (a game with no repetition): "
                                "its proof holds; its failure proves nothing")] = False,
+    focus: Annotated[int, typer.Option(
+        parser=int_in(0, api.MAX_FOCUS), metavar="RADIUS",
+        help="the sheep move within RADIUS king steps of a wolf, plus a few tempo moves "
+             "away from them: a far smaller search whose proof holds, its failure proves "
+             "nothing (--tree: each leaf's first search); 0: off")] = 0,
     tree: Annotated[bool, typer.Option(
         "--tree", help="grow a proof-number tree over bounded df-pn searches of its leaves, "
                        "for proofs too large for one table (--checkpoint is its folder)")
@@ -429,7 +434,7 @@ def prove(
     with a certificate the reference rules re-checked (exit status 1 when not proved)."""
     request = api.ProveRequest(
         side=side.value, seconds=seconds, max_nodes=max_nodes, memory=memory,
-        safe_only=safe_only, forward_only=forward_only, profile=profile.value,
+        safe_only=safe_only, forward_only=forward_only, focus=focus, profile=profile.value,
         checkpoint=checkpoint, resume=resume, force=force, workers=workers, ray=ray,
         certificate=certificate, tree=tree, leaf_nodes=leaf_nodes, leaf_max=leaf_max,
         safe_leaves=safe_leaves, safe_front=safe_front,

@@ -63,6 +63,51 @@ def test_u10_engine_moves_ends_and_hashes_match_the_model(seed: int) -> None:
     assert got == boards
 
 
+@given(seed=st.integers(0, 10**9), radius=st.integers(1, 3), safe=st.booleans())
+def test_focus_keeps_every_sheep_move_near_a_wolf_and_a_few_tempo_moves(
+        seed: int, radius: int, safe: bool) -> None:
+    """The focused sheep moves (Prover focus): every legal move that starts or ends within
+    `radius` king steps of a wolf (distance computed here from the points' coordinates),
+    and of the others exactly min(FOCUS_FAR, how many) forward moves and min(1, how many)
+    sideways ones; nothing else. With `safe` the same among the safe moves."""
+    from fleece.rules.ulvtafl.geometry import COORDS, points_of
+    from fleece.solver.ulvtafl.prover import FOCUS_FAR
+
+    rules, sheep, wolves, _ = random_board(random.Random(seed))
+    wolf_at = [COORDS[p] for p in points_of(wolves)]
+
+    def close(p: int) -> bool:
+        f, r = COORDS[p]
+        return any(max(abs(f - g), abs(r - q)) <= radius for g, q in wolf_at)
+
+    near: set[tuple[int, int]] = set()
+    far: dict[bool, set[tuple[int, int]]] = {True: set(), False: set()}
+    for move in generate(rules, sheep, wolves, SHEEP):
+        board = apply_move(sheep, wolves, move)
+        if safe and next(wolf_captures(rules, *board), None) is not None:
+            continue
+        start, end = move.path[0], move.path[-1]
+        if close(start) or close(end):
+            near.add(board)
+        else:
+            far[COORDS[end][1] > COORDS[start][1]].add(board)
+    g = e.geometry(rules)
+    s, w = e.to_grid(sheep), e.to_grid(wolves)
+    h, m = e.hash_of(e.Z, s, w, SHEEP)
+    kid = e.kids()
+    n = e.gen(g, e.Z, s, w, SHEEP, h, m, 0, kid, e.scratch(), safe, radius, FOCUS_FAR)
+    got = [(e.from_grid(int(a)), e.from_grid(int(b))) for a, b in kid[:n, :2]]
+    assert len(got) == len(set(got))
+    kept = set(got)
+    assert near <= kept
+    assert kept <= near | far[True] | far[False]
+    assert len(kept & far[True]) == min(FOCUS_FAR, len(far[True]))
+    assert len(kept & far[False]) == min(1, len(far[False]))
+    # radius 0 is no focus: every move
+    n = e.gen(g, e.Z, s, w, SHEEP, h, m, 0, kid, e.scratch(), safe, 0, FOCUS_FAR)
+    assert n == len(near) + len(far[True]) + len(far[False])
+
+
 @given(seed=st.integers(0, 10**9))
 def test_u1_mirror_images_share_a_table_key(seed: int) -> None:
     """A position and its left-right mirror image have the same key; the mirror of the
@@ -193,9 +238,37 @@ def test_restricted_sheep_moves_prove_or_fail_never_disprove(tmp_path: Path) -> 
     assert Prover.load(tmp_path / "ck", safe_only=True).safe_only
     with pytest.raises(CheckpointError, match="the mobility profile"):
         Prover.load(tmp_path / "ck", profile="paddock")
+    with pytest.raises(CheckpointError, match="focus 0 there"):
+        Prover.load(tmp_path / "ck", focus=1)
+    with pytest.raises(FleeceError, match="only the sheep"):
+        api.prove(api.ProveRequest(setup=13, side="wolves", focus=1))
+    for radius in (-1, 7):
+        with pytest.raises(FleeceError, match="focus radius must be 0") as info:
+            Prover(state, SHEEP, table_bits=12, focus=radius)
+        assert info.value.field == "focus"
     with pytest.raises(FleeceError, match="not a profile") as info:
         api.prove(api.ProveRequest(setup=13, profile="greedy"))
     assert info.value.field == "profile"
+
+
+# a position 29 plies before the end of the horizon game (reports/ulvtafl-horizon.md)
+HORIZON_37 = "W.W/..S/.SSSS.S/SSSS.S./.S.SSSS/S.S/.SS s"
+
+
+def test_a_focused_search_proves_with_a_fraction_of_the_nodes(tmp_path: Path) -> None:
+    """Focus 1 proves the sheep's win in a position of the horizon game within 400,000
+    nodes, where the safe-only search alone is still open after them; the certificate
+    checks with the reference rules, and the checkpoint keeps the focus."""
+    state = parse_position(HORIZON_37)
+    plain = Prover(state, SHEEP, table_bits=18, safe_only=True)
+    assert plain.run(nodes=400_000) == "max-nodes"
+    focused = Prover(state, SHEEP, table_bits=18, safe_only=True, focus=1)
+    assert focused.restricted
+    assert focused.run(nodes=400_000) == "proved"
+    cert = focused.certificate()
+    assert cert is not None and check_certificate(bare(state), "sheep", cert) > 0
+    focused.save(tmp_path / "ck")
+    assert Prover.load(tmp_path / "ck", focus=1).focus == 1
 
 
 # ---- budgets, checkpoints, bad input --------------------------------------------------------

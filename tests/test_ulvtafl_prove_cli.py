@@ -62,6 +62,22 @@ def test_a_forged_certificate_is_refused(tmp_path: Path) -> None:
     assert r.stderr.count("\n") == 1
 
 
+def test_focus_proves_a_horizon_position_and_stays_a_sheep_option() -> None:
+    """--focus 1 proves a position 29 plies before the end of the horizon game
+    (reports/ulvtafl-horizon.md) within 400,000 nodes, with a checked certificate; a radius
+    beyond the board, or focus on a search for the wolves, is a one-line error."""
+    horizon_37 = "W.W/..S/.SSSS.S/SSSS.S./.S.SSSS/S.S/.SS s"
+    r = invoke(["ulvtafl", "prove", "--position", horizon_37, "--safe-only", "--focus", "1",
+                "--max-nodes", "400000", "--memory", "64M", "--json"])
+    assert r.exit_code == 0, r.stderr
+    report = json.loads(r.stdout)
+    assert report["outcome"] == "proved" and report["proof_positions"] > 10
+    for args in (["--focus", "7"], ["--focus", "1", "--side", "wolves"]):
+        bad = invoke(["ulvtafl", "prove", "--setup", "17", *args])
+        assert bad.exit_code == 2, (args, bad.output)
+        assert bad.stderr.startswith("fleece: error: ") and bad.stderr.count("\n") == 1
+
+
 def test_bad_budgets_are_one_line() -> None:
     for args in (["--memory", "0"], ["--memory", "lots"], ["--resume"], ["--max-nodes", "0"]):
         r = invoke(["ulvtafl", "prove", "--setup", "17", *args])

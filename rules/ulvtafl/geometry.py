@@ -66,6 +66,8 @@ def names_of(m: int) -> list[str]:
     return [NAMES[p] for p in points_of(m)]
 
 
+# the most king steps between two points (a4 to g4): a focus radius this large covers all
+KING_DIAMETER = max(max(abs(f - g), abs(r - q)) for f, r in COORDS for g, q in COORDS)
 PADDOCK_NAMES = ("c5", "d5", "e5", "c6", "d6", "e6", "c7", "d7", "e7")
 PADDOCK = mask(BY_NAME[n] for n in PADDOCK_NAMES)  # U2, U8: the 9-point paddock
 

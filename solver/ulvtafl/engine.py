@@ -283,18 +283,40 @@ K_S, K_W, K_H, K_M, K_PHI, K_DELTA, K_DEP, K_IRR = range(8)
 KID_COLS = 8
 
 
+GRID = (1 << 49) - 1  # every cell of the 7x7 grid, points of the board or not
+NOT_A = GRID & ~sum(1 << grid_bit(0, r) for r in range(1, 8))  # cells with a west neighbour
+NOT_G = GRID & ~sum(1 << grid_bit(6, r) for r in range(1, 8))  # cells with an east one
+
+
+@njit_inline
+def near(w: int, radius: int) -> int:
+    """The grid points within `radius` king steps of a wolf (the focus restriction's
+    zone)."""
+    x = w
+    for _ in range(radius):
+        x |= ((x & NOT_G) << 1) | ((x & NOT_A) >> 1)
+        x |= ((x << 7) & GRID) | (x >> 7)
+    return x
+
+
 @njit_inline
 def gen(g: Any, z: Any, s: int, w: int, side: int, h: int, m: int, top: int, kid: Any,
-        scr: Any, safe_only: bool) -> int:
+        scr: Any, safe_only: bool, radius: int = 0, far: int = 0) -> int:
     """Write every legal move's board into rows `top`.. of `kid` (sheep, wolves, hash,
     mirror hash, irreversible flag); capture chains that end on the same board are one
-    child. `safe_only` keeps only the sheep moves after which no wolf can capture. The
-    number written, or -1 when the buffer is full."""
+    child. `safe_only` keeps only the sheep moves after which no wolf can capture. With
+    `radius` > 0 (focus) the sheep keep the moves that start or end within `radius` king
+    steps of a wolf, and of the others only the first `far` forward moves (straight ahead
+    before diagonal, rearmost first) and the first sideways one: far from the wolves one
+    tempo move is much like another. The number written, or -1 when the buffer is full."""
     n = 0
     cap = kid.shape[0] - top
     zs = z[4, 0]
     if side == SHEEP:
         empty = VALID & ~(s | w)
+        zone = near(w, radius) if radius > 0 else VALID
+        far_side = 0
+        far_fwd = 0
         for i in range(8):
             d = g[0, i]
             tg = shift(s & g[1, i], d) & empty
@@ -306,6 +328,15 @@ def gen(g: Any, z: Any, s: int, w: int, side: int, h: int, m: int, top: int, kid
                 ns = s ^ (1 << fr) ^ (1 << to)
                 if safe_only and can_capture(g, ns, w):
                     continue
+                if ((1 << fr) | (1 << to)) & zone == 0:
+                    if fwd:
+                        if far_fwd >= far:
+                            continue
+                        far_fwd += 1
+                    else:
+                        if far_side:
+                            continue
+                        far_side = 1
                 if n >= cap:
                     return -1
                 j = top + n
@@ -613,9 +644,10 @@ FRAME_COLS = 16
 # prm: the search's parameters (int64): [0] 1 = the attacking sheep play only safe moves
 # (no wolf can capture after them: proofs hold, disproofs mean nothing), [1] the initial
 # numbers' profile (0 mobility, 1 evaluation), [2:7] the evaluation's weights, [7] 1 = never
-# read the proof store (to measure what reading it saves).
-P_SAFE, P_EVAL, P_NO_STORE = 0, 1, 7
-PRM_SIZE = 8
+# read the proof store (to measure what reading it saves), [8] the focus radius (0: off)
+# and [9] the far forward moves it keeps (see gen).
+P_SAFE, P_EVAL, P_NO_STORE, P_RADIUS, P_FAR = 0, 1, 7, 8, 9
+PRM_SIZE = 10
 
 
 @njit_inline
@@ -704,7 +736,8 @@ def dfpn(g: Any, z: Any, tt: Any, ps: Any, kid: Any, fr: Any, pcls: Any, scr: An
             if d >= MAXD - 2:
                 ctr[2] += 1
             else:
-                n = gen(g, z, s, w, side, h, m, top, kid, scr, safe and side == SHEEP)
+                n = gen(g, z, s, w, side, h, m, top, kid, scr, safe and side == SHEEP,
+                        prm[P_RADIUS] if side == attacker else 0, prm[P_FAR])
                 if n < 0:
                     ctr[3] += 1
             if n < 0:  # too deep or too wide: unknown, with numbers too large to follow

@@ -42,9 +42,10 @@ class UnitRunner:
 
     def __init__(self, position: str, attacker: str, memory: int,
                  profile: str = DEFAULT_PROFILE, safe_only: bool = False,
-                 forward_only: bool = False) -> None:
+                 forward_only: bool = False, focus: int = 0) -> None:
         self.prover = Prover(parse_position(position), SIDE.index(attacker), memory=memory,
-                             profile=profile, safe_only=safe_only, forward_only=forward_only)
+                             profile=profile, safe_only=safe_only, forward_only=forward_only,
+                             focus=focus)
 
     def run(self, nodes: int) -> dict[str, Any]:
         """Search `nodes` more nodes; the unit's summary (outcome, nodes, pn, dn, ...)."""
@@ -161,7 +162,7 @@ class _Threads:
         self.futures: dict[Future[dict[str, Any]], int] = {}
 
     def make(self, position: str, attacker: str, memory: int, profile: str,
-             restrict: tuple[bool, bool]) -> Any:
+             restrict: tuple[bool, bool, int]) -> Any:
         return UnitRunner(position, attacker, memory, profile, *restrict)
 
     def submit(self, runner: Any, index: int, nodes: int) -> None:
@@ -208,7 +209,7 @@ class _Ray:
         self.refs: dict[Any, int] = {}
 
     def make(self, position: str, attacker: str, memory: int, profile: str,
-             restrict: tuple[bool, bool]) -> Any:
+             restrict: tuple[bool, bool, int]) -> Any:
         return self.actor.remote(position, attacker, memory, profile, *restrict)
 
     def submit(self, runner: Any, index: int, nodes: int) -> None:
@@ -230,18 +231,18 @@ def prove_split(state: UlvState, attacker: int, *, workers: int = 2,
                 nodes: int | None = None, seconds: float | None = None,
                 memory: int | str | None = None, chunk: int = CHUNK,
                 ray_address: str | None = None, profile: str = DEFAULT_PROFILE,
-                safe_only: bool = False, forward_only: bool = False,
+                safe_only: bool = False, forward_only: bool = False, focus: int = 0,
                 progress: Callable[[dict[str, Any]], None] | None = None) -> SplitResult:
     """Prove (or refute) an attacker win from `state` with its root moves as work units
     shared by `workers` workers: threads, or Ray actors with `ray_address` ("local" starts
     Ray on this machine; "auto" or "ray://host:port" joins a cluster). The `memory` budget
     is split between the units' tables; `nodes` (total) and `seconds` bound the work.
-    `safe_only` and `forward_only` restrict the sheep as in Prover (a sheep attacker only;
-    the root is then "failed" where the restricted sheep cannot win). Ctrl-C stops cleanly
-    with what is known."""
+    `safe_only`, `forward_only` and `focus` restrict the sheep as in Prover (a sheep
+    attacker only; the root is then "failed" where the restricted sheep cannot win).
+    Ctrl-C stops cleanly with what is known."""
     if workers < 1:
         raise FleeceError(f"workers must be at least 1, not {workers}")
-    check_options(attacker, profile, safe_only, forward_only)  # before any worker starts
+    check_options(attacker, profile, safe_only, forward_only, focus)  # before any worker starts
     check_positive("the node budget", nodes)
     check_positive("the time budget", seconds)
     if state.is_terminal():
@@ -258,7 +259,7 @@ def prove_split(state: UlvState, attacker: int, *, workers: int = 2,
     try:
         for i in searched:
             runners[i] = pool.make(units[i].position, SIDE[attacker], share, profile,
-                                   (safe_only, forward_only))
+                                   (safe_only, forward_only, focus))
         turn = 0
 
         def open_units() -> list[int]:

@@ -24,6 +24,7 @@ import numpy as np
 
 from fleece.rules.errors import FleeceError
 from fleece.rules.ulvtafl.game import SHEEP, Move, UlvState, apply_move
+from fleece.rules.ulvtafl.geometry import KING_DIAMETER
 from fleece.rules.ulvtafl.notation import board_text, parse_position, position_text
 from fleece.solver.ulvtafl import engine as e
 from fleece.solver.ulvtafl.budget import BudgetError, check_positive, require, resolve
@@ -41,6 +42,8 @@ PROFILES: dict[str, tuple[int, ...]] = {
     "paddock": (1, 8, 4, 4, 2),
 }
 DEFAULT_PROFILE = "mobility"
+MAX_FOCUS = KING_DIAMETER  # a focus radius this large reaches every point: no restriction
+FOCUS_FAR = 3  # the forward moves away from the wolves a focused search keeps
 CHUNK = 100_000  # nodes between two looks at the clock (well under 0.5 s)
 Progress = Callable[[dict[str, Any]], None]
 
@@ -49,15 +52,21 @@ class CheckpointError(FleeceError, ValueError):
     """A checkpoint that cannot be read, or belongs to another search."""
 
 
-def check_options(attacker: int, profile: str, safe_only: bool, forward_only: bool) -> None:
-    """Refuse, in one line naming the option, a profile that does not exist or a restriction
-    of the sheep's moves in a search that is not for a sheep win."""
+def check_options(attacker: int, profile: str, safe_only: bool, forward_only: bool,
+                  focus: int = 0) -> None:
+    """Refuse, in one line naming the option, a profile that does not exist, a focus radius
+    out of range or a restriction of the sheep's moves in a search that is not for a sheep
+    win."""
     if profile not in PROFILES:
         raise FleeceError(f"'{profile}' is not a profile ({', '.join(PROFILES)})",
                           field="profile")
-    if (safe_only or forward_only) and attacker != SHEEP:
+    if not 0 <= focus <= MAX_FOCUS:
+        raise FleeceError(f"the focus radius must be 0 (off) to {MAX_FOCUS}, not {focus}",
+                          field="focus")
+    if (safe_only or forward_only or focus) and attacker != SHEEP:
+        field = "safe_only" if safe_only else "forward_only" if forward_only else "focus"
         raise FleeceError("only the sheep's moves can be restricted (safe_only, "
-                          "forward_only)", field="safe_only" if safe_only else "forward_only")
+                          "forward_only, focus)", field=field)
 
 
 def table_bits_for(memory: int) -> int:
@@ -84,6 +93,10 @@ class Prover:
     an acyclic game whose sheep proofs are proofs of the real game and whose disproofs mean
     nothing ("failed"). `safe_only` (a sheep attacker only) lets the sheep play only moves
     after which no wolf can capture: again its proofs hold and its disproofs mean nothing.
+    `focus` > 0 (a sheep attacker only) keeps the sheep's moves within `focus` king steps
+    of a wolf and, away from them, only FOCUS_FAR forward moves and one sideways (tempo
+    moves there are much alike): a far smaller search, whose proofs hold and whose
+    disproofs mean nothing.
     `read_store=False` keeps the search from reading proofs back from the proof store
     (only to measure what reading it saves). The table takes `table_bits` (2**bits
     entries of 32 bytes) or the largest size the `memory` budget allows."""
@@ -91,8 +104,8 @@ class Prover:
     def __init__(self, state: UlvState, attacker: int, *, table_bits: int | None = None,
                  memory: int | str | None = None, forward_only: bool = False,
                  profile: str = DEFAULT_PROFILE, safe_only: bool = False,
-                 read_store: bool = True) -> None:
-        check_options(attacker, profile, safe_only, forward_only)
+                 read_store: bool = True, focus: int = 0) -> None:
+        check_options(attacker, profile, safe_only, forward_only, focus)
         budget = resolve(memory)
         if table_bits is None:
             table_bits = table_bits_for(budget)
@@ -103,9 +116,12 @@ class Prover:
         self.attacker = attacker
         self.forward_only = forward_only
         self.safe_only = safe_only
+        self.focus = focus
         self.profile = profile
         self.prm = np.zeros(e.PRM_SIZE, dtype=np.int64)
         self.prm[e.P_SAFE] = int(safe_only)
+        self.prm[e.P_RADIUS] = focus
+        self.prm[e.P_FAR] = FOCUS_FAR
         self.prm[e.P_NO_STORE] = int(not read_store)
         self.prm[e.P_EVAL:e.P_EVAL + len(PROFILES[profile])] = PROFILES[profile]
         self.g = e.geometry(state.rules, forward_only)
@@ -166,7 +182,7 @@ class Prover:
     @property
     def restricted(self) -> bool:
         """True when the attacker's moves are restricted (its disproofs mean nothing)."""
-        return self.forward_only or self.safe_only
+        return self.forward_only or self.safe_only or self.focus > 0
 
     def summary(self) -> dict[str, object]:
         """Outcome, nodes, root proof and disproof numbers, deepest ply, table fill."""
@@ -352,7 +368,7 @@ class Prover:
         return {"format": "fleece-ulvtafl-dfpn", "engine": e.ENGINE_VERSION,
                 "root": position_text(self.state), "attacker": SIDE[self.attacker],
                 "forward_only": self.forward_only, "safe_only": self.safe_only,
-                "profile": self.profile,
+                "focus": self.focus, "profile": self.profile,
                 "table_bits": self.table_bits}
 
     def save(self, path: str | Path, overwrite: bool = False) -> Path:
@@ -388,7 +404,7 @@ class Prover:
     def load(cls, path: str | Path, state: UlvState | None = None,
              attacker: int | None = None, forward_only: bool | None = None,
              memory: int | str | None = None, safe_only: bool | None = None,
-             profile: str | None = None) -> Prover:
+             profile: str | None = None, focus: int | None = None) -> Prover:
         """A search resumed from a checkpoint folder. CheckpointError in one line when it is
         missing, corrupt, from another engine version, or (when given) for another root,
         attacker or rule set; BudgetError when its table exceeds `memory`."""
@@ -431,12 +447,16 @@ class Prover:
         if safe_only is not None and safe_only != bool(info.get("safe_only", False)):
             raise CheckpointError(f"{target}: safe-only is "
                                   f"{bool(info.get('safe_only', False))} there")
+        if focus is not None and focus != int(info.get("focus", 0)):
+            raise CheckpointError(f"{target}: a search with focus {int(info.get('focus', 0))}"
+                                  " there")
         if tt.shape != (1 << bits, 4) or ctr.shape != (8,) or ps.ndim != 2 \
                 or ps.shape[1] != 2:
             raise CheckpointError(f"{target}: corrupt checkpoint (table shape)")
         prover = cls(root, SIDE.index(info["attacker"]), table_bits=MIN_TABLE_BITS,
                      forward_only=info["forward_only"], profile=info["profile"],
-                     safe_only=bool(info.get("safe_only", False)))
+                     safe_only=bool(info.get("safe_only", False)),
+                     focus=int(info.get("focus", 0)))
         if tt.ctypes.data % 64 == 0 and tt.flags.c_contiguous:
             prover.tt = tt  # already one bucket per cache line
         else:

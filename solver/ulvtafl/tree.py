@@ -20,7 +20,10 @@ move to a child proved before its parent) and is re-checked by the reference rul
 
 With `safe_leaves` (sheep attacker only) a leaf is first searched with the sheep restricted
 to moves no wolf can capture after (Prover safe_only), whose proofs hold; when that search
-fails, the unrestricted search decides the leaf. The front end itself lets the attacker
+fails, the unrestricted search decides the leaf. With `focus_leaves` (sheep attacker
+only) each leaf gets a focused search first (Prover focus: the sheep move near the wolves,
+with a few tempo moves elsewhere; far smaller, its proofs hold) and goes on to the others
+when it fails or runs out of budget. The front end itself lets the attacker
 play every move, unless `safe_front`: then where the sheep have a move no wolf can capture
 after, the front end gives them only such moves, so the tree never follows a sacrifice. Its
 proofs hold; a disproof is then only "failed" (the pruned moves might win).
@@ -104,45 +107,69 @@ class Node:
         return cls(*row)
 
 
-def worker_bits(memory: int, safe: bool) -> dict[bool, int]:
-    """A worker's table sizes (keyed by safe-only) within its memory: with safe leaves the
-    safe search, which decides most leaves, gets three quarters. BudgetError in one line
+Kind = tuple[bool, int]  # a leaf search's restriction of the sheep: (safe only, focus)
+
+
+def leaf_kinds(safe: bool, focus: int) -> list[Kind]:
+    """The searches a leaf gets, in order: focused (when asked), then safe-only (when
+    asked), then unrestricted."""
+    kinds: list[Kind] = []
+    if focus:
+        kinds.append((safe, focus))
+    if safe:
+        kinds.append((True, 0))
+    kinds.append((False, 0))
+    return kinds
+
+
+def worker_bits(memory: int, safe: bool, focus: int = 0) -> dict[Kind, int]:
+    """A worker's table sizes (one per leaf kind) within its memory: with safe leaves the
+    safe search, which decides most leaves, gets three quarters; a focused search, small
+    by design, takes a quarter of what is left to the first kind. BudgetError in one line
     when a table cannot fit."""
+    bits: dict[Kind, int] = {}
+    if focus:
+        bits[(safe, focus)] = table_bits_for(memory // 4)
+        memory -= memory // 4
     if not safe:
-        return {False: table_bits_for(memory)}
-    return {True: table_bits_for(memory * 3 // 4), False: table_bits_for(memory // 4)}
+        bits[(False, 0)] = table_bits_for(memory)
+        return bits
+    bits[(True, 0)] = table_bits_for(memory * 3 // 4)
+    bits[(False, 0)] = table_bits_for(memory // 4)
+    return bits
 
 
 class Worker:
-    """One back-end searcher: a safe-only Prover (when asked) and an unrestricted one,
-    each retargeted from leaf to leaf so its table carries over."""
+    """One back-end searcher: a Prover per leaf kind (focused, safe-only, unrestricted, as
+    asked), each retargeted from leaf to leaf so its table carries over."""
 
     def __init__(self, attacker: int, memory: int, safe: bool,
-                 profile: str = DEFAULT_PROFILE) -> None:
+                 profile: str = DEFAULT_PROFILE, focus: int = 0) -> None:
         self.attacker = attacker
-        self.bits = worker_bits(memory, safe)
-        self.safe = safe
+        self.bits = worker_bits(memory, safe, focus)
+        self.kinds = leaf_kinds(safe, focus)
         self.profile = profile
-        self.provers: dict[bool, Prover] = {}
+        self.provers: dict[Kind, Prover] = {}
 
-    def _prover(self, safe: bool, state: UlvState) -> Prover:
-        prover = self.provers.get(safe)
+    def _prover(self, kind: Kind, state: UlvState) -> Prover:
+        prover = self.provers.get(kind)
         if prover is None:
-            prover = Prover(state, self.attacker, table_bits=self.bits[safe], safe_only=safe,
-                            profile=self.profile)
-            self.provers[safe] = prover
+            prover = Prover(state, self.attacker, table_bits=self.bits[kind],
+                            safe_only=kind[0], focus=kind[1], profile=self.profile)
+            self.provers[kind] = prover
         else:
             prover.retarget(state)
         return prover
 
     def search(self, position: str, nodes: int) -> dict[str, Any]:
-        """Search a leaf: its outcome, numbers, nodes spent and certificate when proved."""
+        """Search a leaf: its outcome, numbers, nodes spent and certificate when proved. A
+        restricted search that fails hands the leaf to the next kind; a focused one does
+        so when its budget runs out too (it is the cheap first try)."""
         state = parse_position(position)
         spent = 0
-        kinds = [True, False] if self.safe else [False]
         info: dict[str, Any] = {}
-        for safe in kinds:
-            prover = self._prover(safe, state)
+        for kind in self.kinds:
+            prover = self._prover(kind, state)
             before = prover.nodes
             outcome = prover.step(nodes)
             spent += prover.nodes - before
@@ -151,15 +178,16 @@ class Worker:
             if outcome == "proved":
                 info["certificate"] = prover.certificate()
                 break
-            if outcome != "failed":
+            if outcome != "failed" and not (kind[1] and outcome == "open"):
                 break
         info["nodes"] = spent
         return info
 
     def numbers(self, state: UlvState) -> tuple[int, int] | None:
-        """A position's numbers as this worker's tables hold them (the safe one first)."""
-        for safe in (True, False):
-            prover = self.provers.get(safe)
+        """A position's numbers as this worker's tables hold them (the most restricted
+        first)."""
+        for kind in self.kinds:
+            prover = self.provers.get(kind)
             if prover is not None and prover.state.rules == state.rules:
                 got = prover.numbers(state)
                 if got is not None:
@@ -253,7 +281,8 @@ class ProofTree:
     def __init__(self, state: UlvState, attacker: int, *, workers: int = 1,
                  leaf_nodes: int = 1_000_000, leaf_max: int | None = None,
                  memory: int | str | None = None, safe_leaves: bool = False,
-                 safe_front: bool = False, profile: str = DEFAULT_PROFILE) -> None:
+                 safe_front: bool = False, profile: str = DEFAULT_PROFILE,
+                 focus_leaves: int = 0) -> None:
         if workers < 1:
             raise FleeceError(f"workers must be at least 1, not {workers}", field="workers")
         check_positive("the leaf budget", leaf_nodes)
@@ -265,7 +294,7 @@ class ProofTree:
             if flag and attacker != SHEEP:
                 raise FleeceError("only the sheep's moves can be restricted "
                                   f"({name.replace('_', ' ')})", field=name)
-        check_options(attacker, profile, False, False)
+        check_options(attacker, profile, False, False, focus_leaves)
         root = bare(state)
         if root.is_terminal():
             raise FleeceError("the game is over in this position: nothing to prove",
@@ -279,7 +308,9 @@ class ProofTree:
         self.memory = resolve(memory)
         self.safe_leaves = safe_leaves
         self.safe_front = safe_front
-        worker_bits(self.memory // workers, safe_leaves)  # refuse too small a budget now
+        self.focus_leaves = focus_leaves
+        # refuse too small a budget now
+        worker_bits(self.memory // workers, safe_leaves, focus_leaves)
         self.profile = profile
         self.nodes: list[Node] = [Node("", False, INF, 0, True)]
         self.index: dict[str, int] = {}
@@ -484,7 +515,7 @@ class ProofTree:
 
     def _worker_args(self) -> tuple[Any, ...]:
         return (self.attacker, self.memory // self.workers,
-                self.safe_leaves, self.profile)
+                self.safe_leaves, self.profile, self.focus_leaves)
 
     def settled(self) -> bool:
         """True once the root is proved or disproved."""
@@ -618,7 +649,8 @@ class ProofTree:
                 "expanded": sum(1 for n in self.nodes[1:] if n.kids is not None),
                 "leaf_searches": self.leaves, "proved_leaves": len(self.certs),
                 "leaf_nodes": self.leaf_nodes, "leaf_max": self.leaf_max,
-                "safe_front": self.safe_front, "outcome": self.outcome()}
+                "safe_front": self.safe_front, "focus_leaves": self.focus_leaves,
+                "outcome": self.outcome()}
 
     def root_numbers(self) -> tuple[int, int]:
         """The root's proof and disproof numbers, with the leaves being searched at their
@@ -741,11 +773,11 @@ class ProofTree:
     def meta(self) -> dict[str, Any]:
         """What the tree file records about the tree: a saved one resumes only with the same
         format, engine version and root; it keeps its attacker, safe leaves and profile, and
-        a safe front once on (load)."""
+        a safe front once on; its leaves' focus may change (load)."""
         return {"format": FORMAT, "version": VERSION, "engine": e.ENGINE_VERSION,
                 "root": position_text(self.root_state), "attacker": SIDE[self.attacker],
                 "safe_leaves": self.safe_leaves, "safe_front": self.safe_front,
-                "profile": self.profile}
+                "profile": self.profile, "focus_leaves": self.focus_leaves}
 
     def save(self, folder: str | Path, overwrite: bool = False) -> Path:
         """Write the tree and its leaf certificates to `folder`/tree.json.gz atomically;
@@ -770,11 +802,13 @@ class ProofTree:
     @classmethod
     def load(cls, folder: str | Path, *, workers: int = 1, leaf_nodes: int | None = None,
              leaf_max: int | None = None, memory: int | str | None = None,
-             state: UlvState | None = None, safe_front: bool = False) -> ProofTree:
+             state: UlvState | None = None, safe_front: bool = False,
+             focus_leaves: int | None = None) -> ProofTree:
         """A tree resumed from its folder (CheckpointError in one line when missing,
         corrupt, of another engine version or, when `state` is given, of another root).
         `safe_front` turns the safe front on from now on (a tree once pruned stays so: its
-        disproofs are only ever "failed")."""
+        disproofs are only ever "failed"); `focus_leaves` (None: as saved) sets how its
+        leaves are searched from now on (a leaf's proof holds whatever search found it)."""
         path = Path(folder) / "tree.json.gz"
         if not path.is_file():
             raise CheckpointError(f"{path}: no saved tree there")
@@ -801,7 +835,9 @@ class ProofTree:
                    leaf_max=leaf_max or int(data["leaf_max"]), memory=memory,
                    safe_leaves=bool(data["safe_leaves"]),
                    safe_front=safe_front or bool(data.get("safe_front", False)),
-                   profile=str(data.get("profile", DEFAULT_PROFILE)))
+                   profile=str(data.get("profile", DEFAULT_PROFILE)),
+                   focus_leaves=int(data.get("focus_leaves", 0)) if focus_leaves is None
+                   else focus_leaves)
         tree.nodes = nodes
         tree.index = {n.position: i for i, n in enumerate(nodes) if i != REPEAT}
         tree.certs = certs
