@@ -23,11 +23,19 @@ which the reference rules re-check here and in tests/test_ulvtafl_horizon_report
 game itself proves nothing about the start: the wolves' moves are a search's choice, not
 every defence.
 
+A third column, "focused", sweeps with the safe-only search whose sheep are also kept
+within --focus king steps of a wolf but for a few tempo moves (Prover focus; 0 leaves the
+column out). --focused-only adds that column alone to PATH.json (with its own --memory; its
+command is written in):
+
+    python benchmarks/ulvtafl_horizon.py --report reports/ulvtafl-horizon --focused-only \
+        --focus 2 --memory 6G
+
 With --tree-seconds S, a last stage walks back from the end as the kept sweep does, with
 one safe-front proof tree (solver/ulvtafl/tree.py) retargeted from position to position,
 S seconds each, passing a wolf position it does not prove (the sheep may win the position
 before it another way), until a sheep position is not proved: does the tree move the
-horizon beyond the sweep's? --tree-only
+horizon beyond the sweep's? Its leaves are searched focused first (--focus). --tree-only
 runs that stage alone on the game and sweep of PATH.json (its own command is written in);
 --tree-resume goes on with the tree saved in --tree-folder, from its root's ply:
 
@@ -63,6 +71,7 @@ from fleece.solver.ulvtafl.prover import Prover, table_bits_for
 from fleece.solver.ulvtafl.tree import INF, ProofTree
 
 MODES = ("safe-only", "unrestricted")
+FOCUSED = "focused"  # the safe-only search with the sheep focused near the wolves (--focus)
 
 
 def move_score(judge: Prover, child: UlvState, sheep_move: bool) -> int:
@@ -114,24 +123,35 @@ def play_game(move_nodes: int, bits: int, plies: int = 200) -> list[dict[str, An
     return game
 
 
-def horizon(game: list[dict[str, Any]], mode: str, nodes: int, bits: int
-            ) -> list[dict[str, Any]]:
+def horizon(game: list[dict[str, Any]], mode: str, nodes: int, bits: int, focus: int = 0,
+            base: Path | None = None) -> list[dict[str, Any]]:
     """From the game's end backwards, the sheep-to-move positions searched for a sheep win
-    until one is not proved within `nodes`; each proof with its re-checked certificate."""
+    until one is not proved within `nodes`; each proof with its re-checked certificate
+    (in the row, or beside the report as PATH-MODE-plyN.cert.json.gz when it holds more
+    than 5,000 positions). Mode "focused" is the safe-only search with the sheep kept
+    within `focus` king steps of a wolf but for a few tempo moves (Prover focus)."""
     rows = []
     for row in reversed(game):
         state = parse_position(row["position"])
         if state.is_terminal() or state.to_move != SHEEP:
             continue
-        prover = Prover(state, SHEEP, table_bits=bits, safe_only=mode == "safe-only")
+        prover = Prover(state, SHEEP, table_bits=bits, safe_only=mode != "unrestricted",
+                        focus=focus if mode == FOCUSED else 0)
         t0 = time.perf_counter()
         outcome = prover.run(nodes=nodes)
         out: dict[str, Any] = {"ply": row["ply"], "outcome": outcome, "nodes": prover.nodes,
                                "seconds": round(time.perf_counter() - t0, 1)}
         cert = prover.certificate() if outcome == "proved" else None
+        if outcome == "proved" and cert is None:  # its proof store could not hold it all
+            out["outcome"] = "proved-without-certificate"
         if cert is not None:
             out["proof_size"] = check_certificate(state, "sheep", cert)
             out["certificate"] = cert
+            if len(cert) > 5000 and base is not None:
+                name = f"{base.name}-{mode}-ply{row['ply']}.cert.json.gz"
+                write_certificate(base.parent / name, Certificate(state, "sheep", cert),
+                                  overwrite=True)
+                out["certificate"] = name
         rows.append(out)
         print(f"{mode} ply {row['ply']}: {outcome} {prover.nodes:,} nodes", flush=True)
         if cert is None:
@@ -320,6 +340,8 @@ def markdown(data: dict[str, Any]) -> str:
     game = data["game"]
     end = game[-1]
     sweeps = data["horizon"]
+    modes = [m for m in (*MODES, FOCUSED) if m in sweeps]
+    label = {**{m: m for m in MODES}, FOCUSED: f"focused (radius {data.get('focus')})"}
     out = ["# How far ahead the proof search sees the sheep's win (20 sheep, two wolves)", "",
            f"Command: `{data['command']}`", "",
            f"Run {data['started']}, {data['seconds']:,.0f} s. Figures: nodes of the "
@@ -337,32 +359,46 @@ def markdown(data: dict[str, Any]) -> str:
                                 for r in game if r["move"]), "",
            "## The horizon", "",
            "From the end backwards, each position with the sheep to move, searched for a "
-           f"sheep win within {data['nodes']:,} nodes, until the first one not proved:", "",
-           "| ply | position | " + " | ".join(MODES) + " |",
-           "|---|---|" + "---|" * len(MODES)]
-    by_mode = {m: {r["ply"]: r for r in sweeps[m]} for m in MODES}
-    plies = sorted({p for m in MODES for p in by_mode[m]}, reverse=True)
+           f"sheep win within {data['nodes']:,} nodes, until the first one not proved"
+           + (": safe-only (the sheep make only moves after which no wolf can capture), "
+              "unrestricted, and focused (safe-only, and the sheep move within "
+              f"{data.get('focus')} king steps of a wolf but for three forward moves and one "
+              "sideways move elsewhere: far from the wolves one tempo move is much like "
+              "another; the focused column was added by "
+              f"`{data.get('focused_command', data['command'])}`"
+              + (f", on a table of {data['focused_table']:,} entries"
+                 if data.get("focused_table") else "") + ")" if FOCUSED in sweeps
+              else "") + ":", "",
+           "| ply | position | " + " | ".join(label[m] for m in modes) + " |",
+           "|---|---|" + "---|" * len(modes)]
+    by_mode = {m: {r["ply"]: r for r in sweeps[m]} for m in modes}
+    plies = sorted({p for m in modes for p in by_mode[m]}, reverse=True)
     text = {r["ply"]: r["position"] for r in game}
     for ply in plies:
         cells = []
-        for m in MODES:
+        for m in modes:
             r = by_mode[m].get(ply)
             if r is None:
                 cells.append("")
             elif r["outcome"] == "proved":
                 cells.append(f"proved: {_count(r['nodes'], 'node')}, proof "
                              f"{_count(r['proof_size'], 'position')}")
+            elif r["outcome"] == "proved-without-certificate":
+                cells.append(f"no certificate after {r['nodes']:,} nodes (the proof store "
+                             "could not hold the proof: not claimed)")
+            elif r["outcome"] == "failed":
+                cells.append(f"failed after {r['nodes']:,} nodes (no win with these moves)")
             else:
                 cells.append(f"open after {r['nodes']:,} nodes")
         out.append(f"| {ply} | `{text[ply].split(' |')[0]}` | " + " | ".join(cells) + " |")
     out.append("")
-    for m in MODES:
+    for m in modes:
         proved = [r for r in sweeps[m] if r["outcome"] == "proved"]
         first = min((r["ply"] for r in proved), default=None)
         if first is None:
-            out.append(f"- {m}: no position of the game proved.")
+            out.append(f"- {label[m]}: no position of the game proved.")
         else:
-            out.append(f"- {m}: the sheep's win proved from ply {first} on, "
+            out.append(f"- {label[m]}: the sheep's win proved from ply {first} on, "
                        f"{end['ply'] - first} plies before the end "
                        f"(at most {max(r['nodes'] for r in proved):,} nodes a position).")
     kept = data.get("kept")
@@ -408,7 +444,9 @@ def markdown(data: dict[str, Any]) -> str:
                 "sheep may win the position before it another way): one "
                 "proof tree (solver/ulvtafl/tree.py: a proof-number graph "
                 "over df-pn leaf searches; the sheep kept to safe moves where they have one, "
-                "the leaves searched safe-only first) retargeted at each position, keeping "
+                "the leaves searched "
+                + (f"focused (radius {tree['focus']}) first, then " if tree.get("focus")
+                   else "") + "safe-only first) retargeted at each position, keeping "
                 f"its graph and proofs; {tree['seconds_a_position']:,.0f} s a position"
                 + (f" ({tree['seconds_in_all']:,.0f} s in all)" if tree.get("seconds_in_all")
                    else "") + " on "
@@ -462,7 +500,8 @@ def tree_stage(data: dict[str, Any], args: argparse.Namespace, command: str,
     if args.tree_resume:
         assert folder is not None
         loaded = ProofTree.load(folder, workers=args.tree_workers, memory=args.tree_memory,
-                                leaf_nodes=args.tree_leaf_nodes, leaf_max=args.tree_leaf_max)
+                                leaf_nodes=args.tree_leaf_nodes, leaf_max=args.tree_leaf_max,
+                                focus_leaves=args.focus)
         root = position_text(loaded.root_state)  # a tree's root has no game history
         plies = [r["ply"] for r in data["game"]
                  if position_text(bare(parse_position(r["position"]))) == root]
@@ -488,11 +527,13 @@ def tree_stage(data: dict[str, Any], args: argparse.Namespace, command: str,
         def tree_for(state: UlvState) -> ProofTree:
             return ProofTree(state, SHEEP, workers=args.tree_workers,
                              leaf_nodes=args.tree_leaf_nodes, leaf_max=args.tree_leaf_max,
-                             memory=args.tree_memory, safe_leaves=True, safe_front=True)
-    settings = {"workers": args.tree_workers, "memory": args.tree_memory,
+                             memory=args.tree_memory, safe_leaves=True, safe_front=True,
+                             focus_leaves=args.focus)
+    settings = {"workers": args.tree_workers, "memory": args.tree_memory, "focus": args.focus,
                 "leaf_nodes": args.tree_leaf_nodes, "leaf_max": args.tree_leaf_max,
                 "seconds_a_position": args.tree_seconds, "seconds_in_all": args.tree_total}
-    first_run = {k: old.get(k, v) for k, v in settings.items()}  # a resume's: its command
+    # a resume's settings are in its command; a first run before --focus had none
+    first_run = {k: old.get(k, 0 if k == "focus" and old else v) for k, v in settings.items()}
 
     def on_row(rows: list[dict[str, Any]]) -> None:
         if write is not None:  # the report so far: a run stopped later loses one row
@@ -519,6 +560,11 @@ def main() -> None:
     ap.add_argument("--kept-nodes", type=int, default=600_000_000,
                     help="budget a position of the sweep with proofs kept (0: no sweep)")
     ap.add_argument("--kept-memory", default="4G", help="memory of that sweep's search")
+    ap.add_argument("--focus", type=int, default=2,
+                    help="radius of the focused horizon column and of the tree's first leaf "
+                         "searches (0: neither)")
+    ap.add_argument("--focused-only", action="store_true",
+                    help="run only the focused horizon column on the game of PATH.json")
     ap.add_argument("--tree-seconds", type=float, default=0.0,
                     help="seconds a position of the proof tree stage (0: no tree stage)")
     ap.add_argument("--tree-total", type=float, help="seconds of the whole tree stage")
@@ -536,8 +582,10 @@ def main() -> None:
     args = ap.parse_args()
     command = "python " + " ".join(shlex.quote(a) for a in sys.argv)
     base = Path(args.report) if args.report else None
-    if (args.render or args.tree_only) and base is None:
-        ap.error("--render and --tree-only need --report PATH")
+    if (args.render or args.tree_only or args.focused_only) and base is None:
+        ap.error("--render, --tree-only and --focused-only need --report PATH")
+    if args.focused_only and args.focus <= 0:
+        ap.error("--focused-only needs --focus above 0")
     if args.tree_only and args.tree_seconds <= 0:
         ap.error("--tree-only needs --tree-seconds above 0")
     folder = Path(args.tree_folder) if args.tree_folder else None
@@ -548,6 +596,17 @@ def main() -> None:
     if args.render and base is not None:
         data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
         atomic_write(base.with_suffix(".md"), markdown(data) + "\n", overwrite=True)
+        return
+    if args.focused_only and base is not None:
+        data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
+        bits = table_bits_for(resolve(args.memory))
+        data["horizon"][FOCUSED] = horizon(data["game"], FOCUSED, data["nodes"], bits,
+                                           args.focus, base)
+        data["focus"] = args.focus
+        data["focused_table"] = 1 << bits
+        data["focused_command"] = command
+        write_report(base, data)
+        print(f"report: {base.with_suffix('.md')} (+ .json)")
         return
     if args.tree_only and base is not None:
         data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
@@ -561,8 +620,10 @@ def main() -> None:
     game = play_game(args.move_nodes, table_bits_for(resolve(args.move_memory)))
     print(f"game: {len(game) - 1} plies, {game[-1]['sheep']} sheep left", flush=True)
     bits = table_bits_for(resolve(args.memory))
-    with ThreadPoolExecutor(max_workers=3) as pool:  # the searches release the GIL
-        futures = {m: pool.submit(horizon, game, m, args.nodes, bits) for m in MODES}
+    modes = [*MODES, FOCUSED] if args.focus > 0 else list(MODES)
+    with ThreadPoolExecutor(max_workers=4) as pool:  # the searches release the GIL
+        futures = {m: pool.submit(horizon, game, m, args.nodes, bits, args.focus, base)
+                   for m in modes}
         kept = (pool.submit(kept_sweep, game, args.kept_nodes,
                             table_bits_for(resolve(args.kept_memory)), base)
                 if args.kept_nodes > 0 else None)
@@ -571,7 +632,7 @@ def main() -> None:
     data = {"command": command, "started": started,
             "seconds": round(time.perf_counter() - t0, 1), "move_nodes": args.move_nodes,
             "nodes": args.nodes, "kept_nodes": args.kept_nodes, "game": game,
-            "horizon": sweeps, "kept": kept_rows}
+            "horizon": sweeps, "kept": kept_rows, "focus": args.focus}
     if args.tree_seconds > 0:
         data["tree"] = tree_stage(data, args, command, base, folder,
                                   None if base is None else lambda d: write_report(base, d))
