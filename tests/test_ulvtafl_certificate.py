@@ -141,10 +141,17 @@ def test_split_search_with_threads_proves_the_17_sheep_start() -> None:
     """Three units (d7-c7 is d7-e7's mirror image, searched once), two threads; the joined
     certificate checks with the reference model."""
     start = initial_state(UlvtaflOptions(setup=17))
-    result = prove_split(start, SHEEP, workers=2, memory="256M", chunk=300_000)
+    seen: list[dict[str, object]] = []
+    result = prove_split(start, SHEEP, workers=2, memory="256M", chunk=300_000,
+                         progress=seen.append)
     assert result.outcome == "proved" and result.certificate is not None
     assert [u.mirror_of for u in result.units] == [None, 0, None]
     assert check_certificate(start, "sheep", result.certificate) > 0
+    # the progress report (at most one every 10 s, and the last): the line's figures
+    last = seen[-1]
+    assert last["outcome"] == "proved" and last["open"] == 0
+    rate = last["nodes_per_second"]
+    assert last["nodes"] == result.nodes and isinstance(rate, int) and rate > 0
 
 
 def test_split_search_on_a_local_ray_instance() -> None:

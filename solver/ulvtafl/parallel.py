@@ -34,6 +34,7 @@ from fleece.solver.ulvtafl.prover import (
 )
 
 CHUNK = 2_000_000  # nodes a worker searches in one unit before it picks again
+REPORT_EVERY = 10.0  # seconds between two progress reports
 
 
 class UnitRunner:
@@ -253,6 +254,7 @@ def prove_split(state: UlvState, attacker: int, *, workers: int = 2,
     pool: _Threads | _Ray = _Ray(ray_address, workers) if ray_address else _Threads(workers)
     t0 = time.perf_counter()
     root_attacks = state.to_move == attacker
+    reported = t0
     runners: dict[int, Any] = {}
     total = 0
     outcome = "open"
@@ -288,12 +290,15 @@ def prove_split(state: UlvState, attacker: int, *, workers: int = 2,
                 u.proof_number = info["proof_number"]
                 u.disproof_number = info["disproof_number"]
             outcome = _combine(root_attacks, [units[i].outcome for i in searched])
-            if progress is not None:
-                progress({"nodes": total, "seconds": round(time.perf_counter() - t0, 1),
-                          "outcome": outcome,
-                          "units": {units[i].move: units[i].outcome for i in searched}})
+            now = time.perf_counter()
             stop = outcome != "open" or (nodes is not None and total >= nodes) or \
-                (seconds is not None and time.perf_counter() - t0 >= seconds)
+                (seconds is not None and now - t0 >= seconds)
+            if progress is not None and (stop or now - reported >= REPORT_EVERY):
+                reported = now
+                progress({"nodes": total, "seconds": round(now - t0, 1),
+                          "nodes_per_second": round(total / max(now - t0, 1e-9)),
+                          "open": len(open_units()), "outcome": outcome,
+                          "units": {units[i].move: units[i].outcome for i in searched}})
             if not stop:
                 feed()
         certificate = None
