@@ -228,6 +228,14 @@ class _Ray:
             self.ray.shutdown()
 
 
+def next_unit(free: list[int], last: int) -> int:
+    """The unit to search next: the first free one (ascending) after the one given out
+    last, round the list. Every open unit gets a chunk in turn, whichever worker finishes
+    first (indexing the free list by a counter instead starved one unit when two workers
+    took turns)."""
+    return next((i for i in free if i > last), free[0])
+
+
 def prove_split(state: UlvState, attacker: int, *, workers: int = 2,
                 nodes: int | None = None, seconds: float | None = None,
                 memory: int | str | None = None, chunk: int = CHUNK,
@@ -262,7 +270,7 @@ def prove_split(state: UlvState, attacker: int, *, workers: int = 2,
         for i in searched:
             runners[i] = pool.make(units[i].position, SIDE[attacker], share, profile,
                                    (safe_only, forward_only, focus))
-        turn = 0
+        last = -1  # the unit given out last: the next goes to the one after it
 
         def open_units() -> list[int]:
             return [i for i in searched if units[i].outcome == "open"]
@@ -270,14 +278,13 @@ def prove_split(state: UlvState, attacker: int, *, workers: int = 2,
         busy: set[int] = set()
 
         def feed() -> None:
-            nonlocal turn
+            nonlocal last
             free = [i for i in open_units() if i not in busy]
             while free and len(busy) < workers:
-                i = free[turn % len(free)]
-                turn += 1
-                free.remove(i)
-                busy.add(i)
-                pool.submit(runners[i], i, chunk)
+                last = next_unit(free, last)
+                free.remove(last)
+                busy.add(last)
+                pool.submit(runners[last], last, chunk)
 
         feed()
         while busy:
