@@ -72,6 +72,7 @@ from fleece.solver.ulvtafl.tree import INF, ProofTree
 
 MODES = ("safe-only", "unrestricted")
 FOCUSED = "focused"  # the safe-only search with the sheep focused near the wolves (--focus)
+PAIRED = "safe-only, focused's table"  # safe-only on the focused column's table: the gain
 
 
 def move_score(judge: Prover, child: UlvState, sheep_move: bool) -> int:
@@ -148,7 +149,8 @@ def horizon(game: list[dict[str, Any]], mode: str, nodes: int, bits: int, focus:
             out["proof_size"] = check_certificate(state, "sheep", cert)
             out["certificate"] = cert
             if len(cert) > 5000 and base is not None:
-                name = f"{base.name}-{mode}-ply{row['ply']}.cert.json.gz"
+                stem = "safe-only-paired" if mode == PAIRED else mode
+                name = f"{base.name}-{stem}-ply{row['ply']}.cert.json.gz"
                 write_certificate(base.parent / name, Certificate(state, "sheep", cert),
                                   overwrite=True)
                 out["certificate"] = name
@@ -340,8 +342,9 @@ def markdown(data: dict[str, Any]) -> str:
     game = data["game"]
     end = game[-1]
     sweeps = data["horizon"]
-    modes = [m for m in (*MODES, FOCUSED) if m in sweeps]
-    label = {**{m: m for m in MODES}, FOCUSED: f"focused (radius {data.get('focus')})"}
+    modes = [m for m in (*MODES, PAIRED, FOCUSED) if m in sweeps]
+    label = {**{m: m for m in (*MODES, PAIRED)},
+             FOCUSED: f"focused (radius {data.get('focus')})"}
     out = ["# How far ahead the proof search sees the sheep's win (20 sheep, two wolves)", "",
            f"Command: `{data['command']}`", "",
            f"Run {data['started']}, {data['seconds']:,.0f} s. Figures: nodes of the "
@@ -366,8 +369,9 @@ def markdown(data: dict[str, Any]) -> str:
               "sideways move elsewhere: far from the wolves one tempo move is much like "
               "another; the focused column was added by "
               f"`{data.get('focused_command', data['command'])}`"
-              + (f", on a table of {data['focused_table']:,} entries"
-                 if data.get("focused_table") else "") + ")" if FOCUSED in sweeps
+              + (f", on a table of {data['focused_table']:,} entries, with the safe-only "
+                 "search again on that table beside it" if data.get("focused_table") else "")
+              + ")" if FOCUSED in sweeps
               else "") + ":", "",
            "| ply | position | " + " | ".join(label[m] for m in modes) + " |",
            "|---|---|" + "---|" * len(modes)]
@@ -564,7 +568,8 @@ def main() -> None:
                     help="radius of the focused horizon column and of the tree's first leaf "
                          "searches (0: neither)")
     ap.add_argument("--focused-only", action="store_true",
-                    help="run only the focused horizon column on the game of PATH.json")
+                    help="run only the focused horizon column (and safe-only on its table, "
+                     "to compare) on the game of PATH.json")
     ap.add_argument("--tree-seconds", type=float, default=0.0,
                     help="seconds a position of the proof tree stage (0: no tree stage)")
     ap.add_argument("--tree-total", type=float, help="seconds of the whole tree stage")
@@ -600,8 +605,10 @@ def main() -> None:
     if args.focused_only and base is not None:
         data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
         bits = table_bits_for(resolve(args.memory))
-        data["horizon"][FOCUSED] = horizon(data["game"], FOCUSED, data["nodes"], bits,
-                                           args.focus, base)
+        with ThreadPoolExecutor(max_workers=2) as pool:  # the searches release the GIL
+            futures = {m: pool.submit(horizon, data["game"], m, data["nodes"], bits,
+                                      args.focus, base) for m in (PAIRED, FOCUSED)}
+            data["horizon"].update({m: f.result() for m, f in futures.items()})
         data["focus"] = args.focus
         data["focused_table"] = 1 << bits
         data["focused_command"] = command
@@ -620,7 +627,7 @@ def main() -> None:
     game = play_game(args.move_nodes, table_bits_for(resolve(args.move_memory)))
     print(f"game: {len(game) - 1} plies, {game[-1]['sheep']} sheep left", flush=True)
     bits = table_bits_for(resolve(args.memory))
-    modes = [*MODES, FOCUSED] if args.focus > 0 else list(MODES)
+    modes = [*MODES, FOCUSED] if args.focus > 0 else list(MODES)  # one table: no pairing
     with ThreadPoolExecutor(max_workers=4) as pool:  # the searches release the GIL
         futures = {m: pool.submit(horizon, game, m, args.nodes, bits, args.focus, base)
                    for m in modes}

@@ -53,7 +53,8 @@ def test_the_game_is_legal_and_each_row_is_its_position() -> None:
         state = state.play(parse_move(row["move"]))
 
 
-@pytest.mark.parametrize("mode", ["safe-only", "unrestricted", "focused"])
+@pytest.mark.parametrize("mode", ["safe-only", "unrestricted", "safe-only, focused's table",
+                                  "focused"])
 def test_every_reported_proof_has_a_certificate_that_checks(mode: str) -> None:
     """Each proved row's certificate (in the row, or a file beside the report) is a sheep
     strategy the reference rules accept, of the stated size; the sweep stops at its first
