@@ -223,3 +223,19 @@ def test_a_resumed_walk_passes_a_wolf_position_it_did_not_prove() -> None:
     assert bench.resume_ply(game, wolf, [row(wolf, "interrupted")]) == wolf
     assert bench.resume_ply(game, wolf, [row(wolf + 1, "proved")]) == wolf
     assert bench.resume_ply(game, sheep, [row(sheep, "timeout")]) == sheep
+
+
+def test_sigterm_stops_the_benchmark_as_ctrl_c_does() -> None:
+    """A run in the background is stopped with kill: SIGTERM raises KeyboardInterrupt,
+    which the tree stage turns into a clean stop (its tree saved, its row written)."""
+    import signal
+
+    old = signal.getsignal(signal.SIGTERM)
+    try:
+        _bench().stop_on_sigterm()
+        handler = signal.getsignal(signal.SIGTERM)
+        assert callable(handler)
+        with pytest.raises(KeyboardInterrupt):
+            handler(signal.SIGTERM, None)
+    finally:
+        signal.signal(signal.SIGTERM, old)
