@@ -49,15 +49,14 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
-import signal
 import sys
-import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from fleece.commands.base import terminate_as_interrupt
 from fleece.rules.io import atomic_write
 from fleece.rules.ulvtafl.game import SHEEP, UlvState, UlvtaflOptions, initial_state
 from fleece.rules.ulvtafl.notation import parse_position, position_text
@@ -556,20 +555,10 @@ def write_report(base: Path, data: dict[str, Any]) -> None:
     atomic_write(base.with_suffix(".md"), markdown(data) + "\n", overwrite=True)
 
 
-def stop_on_sigterm() -> None:
-    """SIGTERM stops the run as Ctrl-C does (the tree stage ends its position
-    "interrupted", saves the tree and writes its row and the report): a run in the
-    background, where Ctrl-C cannot reach it, is stopped with `kill`."""
-    def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, stop)
-
-
 def main() -> None:
-    """Parse the options, play the game, sweep the horizon, write the report."""
-    stop_on_sigterm()
+    """Parse the options, play the game, sweep the horizon, write the report. SIGTERM stops
+    it as Ctrl-C does (the tree stage ends its position "interrupted", saves the tree and
+    writes its row and the report), so a run in the background is stopped with `kill`."""
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--move-nodes", type=int, default=3_000_000)
     ap.add_argument("--move-memory", default="48M", help="memory of each move's search")
@@ -665,4 +654,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with terminate_as_interrupt():
+        main()

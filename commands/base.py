@@ -9,7 +9,9 @@ printed as one line by fleece.cli.main.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import Enum
@@ -237,3 +239,22 @@ def progress_bar(label: str, total: int | None, unit: str) -> Iterator[Callable[
                   TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(label, total=total)
         yield lambda done: bar.update(task, completed=done)
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM stops long work the way Ctrl-C does (a search ends cleanly and saves its
+    checkpoint): runs started in the background, where Ctrl-C cannot reach them, are
+    stopped with `kill`. Only the main thread can set a signal handler."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)

@@ -3,11 +3,7 @@ exactly and play against the solver (docs/rules.md section 3; fleece.api.ulvtafl
 
 from __future__ import annotations
 
-import signal
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -26,6 +22,7 @@ from fleece.commands.base import (
     read_input,
     seconds_in,
     stopped_as_json,
+    terminate_as_interrupt,
     write_output,
 )
 
@@ -342,25 +339,6 @@ def _proof_progress() -> tuple[Any, Any]:
     return bar, update
 
 
-@contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
-    """SIGTERM stops a long proof the way Ctrl-C does (the search ends cleanly and saves
-    its checkpoint): runs started in the background, where Ctrl-C cannot reach them, are
-    stopped with `kill`."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    old = signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, old)
-
-
 @app.command()
 def prove(
     side: Annotated[Side, typer.Option(**choice(Side),
@@ -441,7 +419,7 @@ def prove(
         **_position(setup, position, wolf, orthogonal, wolf_diagonal_captures_only,
                     sheep_orthogonal, no_repetition_draw))
     bar, update = _proof_progress()
-    with _terminate_as_interrupt():
+    with terminate_as_interrupt():
         if bar is not None:
             with bar:
                 report = api.prove(request, update)

@@ -226,16 +226,19 @@ def test_a_resumed_walk_passes_a_wolf_position_it_did_not_prove() -> None:
 
 
 def test_sigterm_stops_the_benchmark_as_ctrl_c_does() -> None:
-    """A run in the background is stopped with kill: SIGTERM raises KeyboardInterrupt,
-    which the tree stage turns into a clean stop (its tree saved, its row written)."""
+    """A run in the background is stopped with kill: the benchmark runs main under
+    terminate_as_interrupt, where SIGTERM raises KeyboardInterrupt, which the tree stage
+    turns into a clean stop (its tree saved, its row written)."""
     import signal
 
+    from fleece.commands.base import terminate_as_interrupt
+
+    source = (ROOT / "benchmarks" / "ulvtafl_horizon.py").read_text(encoding="utf-8")
+    assert "    with terminate_as_interrupt():\n        main()" in source
     old = signal.getsignal(signal.SIGTERM)
-    try:
-        _bench().stop_on_sigterm()
+    with terminate_as_interrupt():
         handler = signal.getsignal(signal.SIGTERM)
         assert callable(handler)
         with pytest.raises(KeyboardInterrupt):
             handler(signal.SIGTERM, None)
-    finally:
-        signal.signal(signal.SIGTERM, old)
+    assert signal.getsignal(signal.SIGTERM) == old
