@@ -595,10 +595,12 @@ class ProofTree:
         if self.busy:
             raise FleeceError("a tree cannot change its root while leaves are being "
                               "searched", field="position")
+        # the old root's moves in are moves again, unless the root has since come above
+        # them: then they close a cycle and stay repetitions
         back = [e for e in self.entered if not self._is_ancestor(ROOT, e[0])]
-        for p, j, flip in back:  # the old root's moves in are moves again, unless the
-            parent = self.nodes[p]  # root has since come above them: then they close a
-            assert parent.kids is not None and parent.flips is not None  # cycle and stay
+        for p, j, flip in back:
+            parent = self.nodes[p]
+            assert parent.kids is not None and parent.flips is not None
             parent.kids[j], parent.flips[j] = ROOT, flip
             self.nodes[ROOT].parents.append(p)
             self.repetitions -= 1
