@@ -148,13 +148,8 @@ def horizon(game: list[dict[str, Any]], mode: str, nodes: int, bits: int, focus:
             out["outcome"] = "proved-without-certificate"
         if cert is not None:
             out["proof_size"] = check_certificate(state, "sheep", cert)
-            out["certificate"] = cert
-            if len(cert) > 5000 and base is not None:
-                stem = "safe-only-paired" if mode == PAIRED else mode
-                name = f"{base.name}-{stem}-ply{row['ply']}.cert.json.gz"
-                write_certificate(base.parent / name, Certificate(state, "sheep", cert),
-                                  overwrite=True)
-                out["certificate"] = name
+            stem = "safe-only-paired" if mode == PAIRED else mode
+            out["certificate"] = _kept(state, cert, base, f"{stem}-ply{row['ply']}")
         rows.append(out)
         print(f"{mode} ply {row['ply']}: {outcome} {prover.nodes:,} nodes", flush=True)
         if cert is None:
@@ -309,14 +304,19 @@ def _checked(first: tuple[int, UlvState], cert: dict[str, str], base: Path | Non
     else:
         out["checked"] = f"whole: {check_certificate(first[1], 'sheep', cert):,} positions"
     out["certificate_positions"] = len(cert)
-    if len(cert) > 5000 and base is not None:
-        name = f"{base.name}-{stem}{first[0]}.cert.json.gz"
-        write_certificate(base.parent / name, Certificate(first[1], "sheep", cert),
-                          overwrite=True)
-        out["certificate"] = name
-    else:
-        out["certificate"] = cert
+    out["certificate"] = _kept(first[1], cert, base, f"{stem}{first[0]}")
     return out
+
+
+def _kept(root: UlvState, cert: dict[str, str], base: Path | None,
+          stem: str) -> dict[str, str] | str:
+    """Where a report keeps a certificate: in its JSON, or, when it holds more than 5,000
+    positions, in the file PATH-`stem`.cert.json.gz beside it (the file's name)."""
+    if len(cert) <= 5000 or base is None:
+        return cert
+    name = f"{base.name}-{stem}.cert.json.gz"
+    write_certificate(base.parent / name, Certificate(root, "sheep", cert), overwrite=True)
+    return name
 
 
 def _count(n: int, noun: str) -> str:
