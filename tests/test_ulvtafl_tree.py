@@ -428,3 +428,21 @@ def test_root_moves_and_the_line_are_moves_of_the_root_as_given() -> None:
         for step in line:
             walk = walk.play(parse_move(step["move"]))  # legal, or UlvIllegalMove
     assert flips == {False, True}
+
+
+def test_a_focused_leaf_out_of_budget_ends_its_turn_without_the_wider_searches() -> None:
+    """A focused leaf search that runs out of budget returns "open" and spends no more
+    than its budget: the safe-only search, which the focus was meant to spare, is not run
+    on it (it is searched again with more, then expanded); the focused table gets half a
+    worker's memory."""
+    from fleece.solver.ulvtafl.prover import table_bits_for
+    from fleece.solver.ulvtafl.tree import Worker, worker_bits
+
+    worker = Worker(SHEEP, 256 << 20, safe=True, focus=2)
+    info = worker.search("W../W../.SSSS.S/SSSSSS./.S.SSSS/S.S/.SS s", 5_000)
+    assert info["outcome"] == "open" and 5_000 <= info["nodes"] < 6_000
+    assert set(worker.provers) == {(True, 2)}
+    bits = worker_bits(1 << 30, True, 2)
+    assert bits[(True, 2)] == table_bits_for(1 << 29)
+    assert bits[(True, 0)] == table_bits_for(3 << 27)
+    assert bits[(False, 0)] == table_bits_for(1 << 27)

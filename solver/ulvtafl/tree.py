@@ -23,7 +23,9 @@ to moves no wolf can capture after (Prover safe_only), whose proofs hold; when t
 fails, the unrestricted search decides the leaf. With `focus_leaves` (sheep attacker
 only) each leaf gets a focused search first (Prover focus: the sheep move near the wolves,
 with a few tempo moves elsewhere; far smaller, its proofs hold) and goes on to the others
-when it fails or runs out of budget. The front end itself lets the attacker
+only when it fails: a focused leaf that runs out of budget is searched again with more, and
+then expanded, where the front end gives the sheep every (safe) move the focus left out.
+The front end itself lets the attacker
 play every move, unless `safe_front`: then where the sheep have a move no wolf can capture
 after, the front end gives them only such moves, so the tree never follows a sacrifice. Its
 proofs hold; a disproof is then only "failed" (the pruned moves might win).
@@ -123,14 +125,13 @@ def leaf_kinds(safe: bool, focus: int) -> list[Kind]:
 
 
 def worker_bits(memory: int, safe: bool, focus: int = 0) -> dict[Kind, int]:
-    """A worker's table sizes (one per leaf kind) within its memory: with safe leaves the
-    safe search, which decides most leaves, gets three quarters; a focused search, small
-    by design, takes a quarter of what is left to the first kind. BudgetError in one line
-    when a table cannot fit."""
+    """A worker's table sizes (one per leaf kind) within its memory: a focused search,
+    which decides most leaves when asked for, gets half; of the rest, with safe leaves, the
+    safe search gets three quarters. BudgetError in one line when a table cannot fit."""
     bits: dict[Kind, int] = {}
     if focus:
-        bits[(safe, focus)] = table_bits_for(memory // 4)
-        memory -= memory // 4
+        bits[(safe, focus)] = table_bits_for(memory // 2)
+        memory -= memory // 2
     if not safe:
         bits[(False, 0)] = table_bits_for(memory)
         return bits
@@ -163,8 +164,8 @@ class Worker:
 
     def search(self, position: str, nodes: int) -> dict[str, Any]:
         """Search a leaf: its outcome, numbers, nodes spent and certificate when proved. A
-        restricted search that fails hands the leaf to the next kind; a focused one does
-        so when its budget runs out too (it is the cheap first try)."""
+        restricted search that fails hands the leaf to the next kind; one that runs out of
+        budget ends the leaf's turn (searching it again gives it more)."""
         state = parse_position(position)
         spent = 0
         info: dict[str, Any] = {}
@@ -178,7 +179,7 @@ class Worker:
             if outcome == "proved":
                 info["certificate"] = prover.certificate()
                 break
-            if outcome != "failed" and not (kind[1] and outcome == "open"):
+            if outcome != "failed":
                 break
         info["nodes"] = spent
         return info
