@@ -450,8 +450,9 @@ def markdown(data: dict[str, Any]) -> str:
                 "proof tree (solver/ulvtafl/tree.py: a proof-number graph "
                 "over df-pn leaf searches; the sheep kept to safe moves where they have one, "
                 "the leaves searched "
-                + (f"focused (radius {tree['focus']}) first, then " if tree.get("focus")
-                   else "") + "safe-only first) retargeted at each position, keeping "
+                + (f"focused (radius {tree['focus']}), then safe-only where that fails"
+                   if tree.get("focus") else "safe-only first")
+                + ") retargeted at each position, keeping "
                 f"its graph and proofs; {tree['seconds_a_position']:,.0f} s a position"
                 + (f" ({tree['seconds_in_all']:,.0f} s in all)" if tree.get("seconds_in_all")
                    else "") + " on "
