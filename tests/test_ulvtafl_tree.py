@@ -18,8 +18,8 @@ from fleece.rules.ulvtafl.game import SHEEP, WOLVES, UlvState, UlvtaflOptions, i
 from fleece.rules.ulvtafl.notation import parse_move, parse_position, position_text
 from fleece.solver.ulvtafl.certificate import check_certificate
 from fleece.solver.ulvtafl.parallel import mirror_position
-from fleece.solver.ulvtafl.prover import CheckpointError
-from fleece.solver.ulvtafl.tree import INF, ROOT, ProofTree
+from fleece.solver.ulvtafl.prover import CheckpointError, table_bits_for
+from fleece.solver.ulvtafl.tree import INF, ROOT, ProofTree, Worker, worker_bits
 
 START_17 = initial_state(UlvtaflOptions(setup=17))
 
@@ -435,9 +435,6 @@ def test_a_focused_leaf_out_of_budget_ends_its_turn_without_the_wider_searches()
     than its budget: the safe-only search, which the focus was meant to spare, is not run
     on it (it is searched again with more, then expanded); the focused table gets half a
     worker's memory."""
-    from fleece.solver.ulvtafl.prover import table_bits_for
-    from fleece.solver.ulvtafl.tree import Worker, worker_bits
-
     worker = Worker(SHEEP, 256 << 20, safe=True, focus=2)
     info = worker.search("W../W../.SSSS.S/SSSSSS./.S.SSSS/S.S/.SS s", 5_000)
     assert info["outcome"] == "open" and 5_000 <= info["nodes"] < 6_000
