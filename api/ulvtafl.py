@@ -391,9 +391,10 @@ class ProveRequest(PositionRequest):
     what it proves holds in the game, and a failure ("failed") says nothing about it;
     so does `focus` > 0 (the sheep move within `focus` king steps of a wolf, plus a few
     tempo moves away from the wolves), which with `tree` is each leaf's first search
-    instead. `profile` picks the initial proof numbers ("mobility" or "paddock"). `tree` grows a
-    proof-number tree over df-pn searches of at most `leaf_max` nodes a leaf (the first
-    `leaf_nodes`), for proofs too large for one table; `checkpoint` is then its folder
+    instead. `profile` picks the initial proof numbers ("mobility", "paddock" or "steps":
+    see prover.PROFILES). `tree` grows a proof-number tree over df-pn searches of at most
+    `leaf_max` nodes a leaf (the first `leaf_nodes`), for proofs too large for one table;
+    `checkpoint` is then its folder
     (any number of workers), `safe_leaves` searches each leaf with the sheep on safe
     moves first (the unrestricted search where that fails) and `safe_front` gives the
     sheep only safe moves in the tree itself where they have one (a failure then says

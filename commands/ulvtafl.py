@@ -54,10 +54,12 @@ FULL_TABLE = 0.99  # a table this full at the end of an open search: the memory 
 
 class Profile(StrEnum):
     """The proof search's initial proof and disproof numbers (solver.ulvtafl.prover
-    PROFILES): the mover's mobility, or also the sheep's distance to a full paddock."""
+    PROFILES): the mover's mobility, or also the sheep's distance to a full paddock in
+    empty points, or in empty points and sheep steps."""
 
     MOBILITY = "mobility"
     PADDOCK = "paddock"
+    STEPS = "steps"
 
 
 SetupOpt = Annotated[Setup | None, typer.Option(
@@ -373,7 +375,9 @@ def prove(
         "--force", help="start afresh over a checkpoint, replace a certificate file")] = False,
     profile: Annotated[Profile, typer.Option(
         **choice(Profile), help="initial proof numbers: the mover's mobility, or also the "
-                                "sheep's distance to a full paddock")] = Profile.MOBILITY,
+                                "sheep's distance to a full paddock in empty points (paddock) "
+                                "or in points and sheep steps (steps: for safe-only and "
+                                "focused sheep searches)")] = Profile.MOBILITY,
     safe_only: Annotated[bool, typer.Option(
         "--safe-only", help="the sheep play only moves after which no wolf can capture: a "
                             "smaller search whose proof holds; its failure proves nothing")

@@ -665,16 +665,39 @@ def initial(g: Any, s: int, w: int, side: int, attacker: int, k: int, prm: Any) 
 
 
 @njit_inline
+def pad_steps(g: Any, s: int, w: int) -> int:
+    """The sheep steps that fill the empty paddock points, each from its nearest sheep on
+    an empty board (a lower bound when no two points share a sheep): how far the sheep's
+    main goal is, in moves."""
+    todo = PAD & ~(s | w)
+    reach = s
+    total = 0
+    steps = 0
+    while todo and steps < 8:
+        steps += 1
+        grown = reach
+        for i in range(8):
+            grown |= shift(reach & g[1, i], g[0, i])
+        got = grown & todo
+        total += steps * popcount(got)
+        todo &= ~got
+        reach = grown
+    return total + 9 * popcount(todo)
+
+
+@njit_inline
 def evaluate(g: Any, s: int, w: int, side: int, attacker: int, prm: Any) -> Any:
     """(cost to prove, cost to disprove) of the attacker's win, before mobility: the
-    sheep's distance to a full paddock, the sheep already lost and the capture the wolves
-    threaten (weights prm[2:])."""
+    sheep's distance to a full paddock (points and steps), the sheep already lost and the
+    capture the wolves threaten (weights prm[2:7])."""
     empty_pad = popcount(PAD & ~(s | w))
     lost = 20 - popcount(s)
     if lost < 0:
         lost = 0
     threat = 1 if can_capture(g, s, w) else 0
     far = 1 + (prm[2] * empty_pad) // 8 + (prm[3] * lost) // 8 + prm[4] * threat
+    if prm[6] != 0:
+        far += (prm[6] * pad_steps(g, s, w)) // 8
     near = 1 + (prm[5] * (9 - empty_pad)) // 8
     if attacker == SHEEP:
         return far, near
