@@ -221,6 +221,21 @@ def test_proofs_the_table_lost_come_back_from_the_proof_store() -> None:
     assert prover.nodes > nodes + 10_000
 
 
+def test_the_proof_store_keeps_a_proof_whose_home_slot_starts_a_long_run() -> None:
+    """A proved position whose home slot begins a run of 500 taken slots is still recorded
+    and found (a run that long occurs at two thirds full in a store of tens of millions);
+    a full store says it had no room (-1) rather than dropping the proof silently."""
+    ps = np.zeros((1 << 12, 2), dtype=np.int64)
+    key = (1000 << 5) | 7
+    for i in range(500):
+        ps[1000 + i, 0] = (i + 1) << 20  # other keys, homed elsewhere
+    assert e.store_add(ps, key, 41, 3) == 1
+    assert e.store_ordinal(ps, key) == 41
+    assert e.store_add(ps, key, 99, 3) == 0 and e.store_ordinal(ps, key) == 41
+    full = np.ones((1 << 10, 2), dtype=np.int64)
+    assert e.store_add(full, key, 5, 1) == -1 and e.store_ordinal(full, key) == -1
+
+
 def test_a_retargeted_search_keeps_what_its_table_proved() -> None:
     """After the 17-sheep proof, the same search retargeted at a position inside that proof
     (a wolf reply and the sheep's answer) has it proved without a node, and its certificate

@@ -556,15 +556,19 @@ def fingerprint(h: int) -> int:
 # main table replaced entries since. The search reads it too, where the table has lost a
 # position: a proof holds on every path (no repetition proves anything), so a proved
 # position is never searched twice (benchmarks/bench_ulvtafl.py measures the nodes saved).
+# Open addressing with linear probing: at a fill of two thirds, runs of a few hundred taken
+# slots occur in a store of tens of millions, so a key may sit that far from its home slot;
+# a proof that could not be recorded leaves its certificate incomplete.
+STORE_PROBES = 1024
 
 
 @njit_inline
 def store_find(ps: Any, key: int) -> int:
     """The slot holding `key` in the store, else the empty slot where it would go, else -1
-    (64 slots probed, all taken by other keys)."""
+    (STORE_PROBES slots probed, all taken by other keys)."""
     mask = ps.shape[0] - 1
     i = (key >> 5) & mask
-    for _ in range(64):
+    for _ in range(min(STORE_PROBES, ps.shape[0])):
         k = ps[i, 0]
         if k == key or k == 0:
             return int(i)
@@ -573,15 +577,18 @@ def store_find(ps: Any, key: int) -> int:
 
 
 @njit_inline
-def store_add(ps: Any, key: int, ordinal: int, height: int) -> bool:
+def store_add(ps: Any, key: int, ordinal: int, height: int) -> int:
     """Record a proved position's first ordinal and its height (plies to the win, as in
-    the table's infinite number); False when it was there (or no room)."""
+    the table's infinite number): 1 recorded, 0 when it was there, -1 when there was no
+    room (the certificate will miss it)."""
     i = store_find(ps, key)
-    if i < 0 or ps[i, 0] == key:
-        return False
+    if i < 0:
+        return -1
+    if ps[i, 0] == key:
+        return 0
     ps[i, 0] = key
     ps[i, 1] = ordinal | (min(height, 1 << 20) << ORD_BITS)
-    return True
+    return 1
 
 
 @njit_inline
@@ -714,7 +721,8 @@ def dfpn(g: Any, z: Any, tt: Any, ps: Any, kid: Any, fr: Any, pcls: Any, scr: An
     no attacker win (U7); a disproof that leans on such a repetition above a node is stored
     with the repeated position's fingerprint, so another path does not take it as final.
     Counters: ctr[0] nodes, [1] deepest ply, [2] depth cuts, [3] buffer overflows, [4]
-    table entries in use, [6] proofs, [7] proof-store entries."""
+    table entries in use, [5] proofs the store had no room for, [6] proofs, [7] proof-store
+    entries."""
     safe = prm[P_SAFE] != 0 and attacker == SHEEP
     read_store = prm[P_NO_STORE] == 0
     mask = (tt.shape[0] - 1) & ~(BUCKET - 1)
@@ -947,8 +955,11 @@ def dfpn(g: Any, z: Any, tt: Any, ps: Any, kid: Any, fr: Any, pcls: Any, scr: An
             key = fr[d, F_KEY]
             if (side == attacker and phi_n == 0) or (side != attacker and delta_n == 0):
                 ctr[6] += 1
-                if store_add(ps, key, ctr[6], max(phi_n, delta_n) - INF):
+                added = store_add(ps, key, ctr[6], max(phi_n, delta_n) - INF)
+                if added > 0:
                     ctr[7] += 1
+                elif added < 0:
+                    ctr[5] += 1
             tt_store(tt, key, phi_n, delta_n, ctr[0] - fr[d, F_START] + 1, fp, ctr)
             rphi = np.int64(phi_n)
             rdelta = np.int64(delta_n)

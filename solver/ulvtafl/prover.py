@@ -136,7 +136,8 @@ class Prover:
         self.fr = np.zeros((e.MAXD + 2, e.FRAME_COLS), dtype=np.int64)
         self.pcls = np.zeros(e.HASH_CLASSES, dtype=np.int64)
         self.scr = e.scratch()
-        # nodes, deepest ply, depth cuts, buffer overflows, table fill, -, proofs, store fill
+        # nodes, deepest ply, depth cuts, buffer overflows, table fill, proofs the store had
+        # no room for, proofs, store fill
         self.ctr = np.zeros(8, dtype=np.int64)
         self.ps = np.zeros((max(1 << 10, self.tt.shape[0] // STORE_SHARE), 2), dtype=np.int64)
         self.checks = 0
@@ -190,13 +191,15 @@ class Prover:
         return self.forward_only or self.safe_only or self.focus > 0
 
     def summary(self) -> dict[str, object]:
-        """Outcome, nodes, root proof and disproof numbers, deepest ply, table fill."""
+        """Outcome, nodes, root proof and disproof numbers, deepest ply, table fill, and the
+        proofs the proof store had no room for (a certificate needing one is incomplete)."""
         pn, dn = self.root_numbers()
         inf = int(e.INF)
         return {"outcome": self.outcome(), "nodes": self.nodes,
                 "proof_number": "inf" if pn >= inf else pn,
                 "disproof_number": "inf" if dn >= inf else dn,
-                "deepest_ply": int(self.ctr[1]), "table_fill": round(self.fill, 4)}
+                "deepest_ply": int(self.ctr[1]), "table_fill": round(self.fill, 4),
+                "proofs_unrecorded": int(self.ctr[5])}
 
     # ---- searching ------------------------------------------------------------------------
 
