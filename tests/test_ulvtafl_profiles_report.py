@@ -6,11 +6,10 @@ certificate is a sheep win of that position on sampled lines."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from helpers.benchmarks import load_benchmark
+from helpers.benchmarks import load_benchmark, report_data
 
 from fleece.rules.ulvtafl.game import UlvtaflOptions, initial_state
 from fleece.rules.ulvtafl.notation import parse_move, parse_position, position_text
@@ -22,12 +21,11 @@ D6E7 = ROOT / "reports" / "ulvtafl-ply32-d6e7.cert.json.gz"
 
 
 def _data() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(REPORT.with_suffix(".json").read_text(encoding="utf-8"))
-    return data
+    return report_data(REPORT)
 
 
 def _game() -> dict[int, str]:
-    horizon = json.loads((ROOT / "reports" / "ulvtafl-horizon.json").read_text(encoding="utf-8"))
+    horizon = report_data(ROOT / "reports" / "ulvtafl-horizon")
     return {r["ply"]: r["position"] for r in horizon["game"]}
 
 

@@ -4,9 +4,11 @@ markdown is its JSON rendered by the script that wrote it)."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
@@ -21,3 +23,9 @@ def load_benchmark(name: str) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def report_data(path: Path) -> dict[str, Any]:
+    """A committed report's JSON (PATH.json of the report PATH)."""
+    data: dict[str, Any] = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    return data
