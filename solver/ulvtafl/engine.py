@@ -673,9 +673,9 @@ def initial(g: Any, s: int, w: int, side: int, attacker: int, k: int, prm: Any) 
 
 @njit_inline
 def pad_steps(g: Any, s: int, w: int) -> int:
-    """The sheep steps that fill the empty paddock points, each from its nearest sheep on
-    an empty board (a lower bound when no two points share a sheep): how far the sheep's
-    main goal is, in moves."""
+    """The sheep steps that would fill the empty paddock points, each counted from its
+    nearest sheep as if the board were empty (9 for a point no sheep reaches): about how
+    far the sheep's main goal is, in moves."""
     todo = PAD & ~(s | w)
     reach = s
     total = 0

@@ -38,10 +38,10 @@ MIN_TABLE_BITS = 10
 PROFILES: dict[str, tuple[int, ...]] = {
     # engine.initial's profile and evaluate's weights: (on, empty paddock points, sheep
     # lost, capture threat, paddock points filled, sheep steps to fill the paddock).
-    # "steps" is for sheep searches on safe moves (safe-only, focus): on the horizon
-    # game's positions it proves in 5x to 20x fewer nodes than "mobility"; where the
-    # sheep give up pieces (the one-wolf starts, unrestricted) "mobility" is far better
-    # (benchmarks/ulvtafl_profiles.py measures both).
+    # "steps" is for sheep searches on safe moves (safe-only, focus): focused, it proves
+    # the horizon game's plies 35 and 33 in 16x and 27x fewer nodes than "mobility";
+    # where the sheep give up pieces (the one-wolf starts, unrestricted) "mobility" is
+    # far better (reports/ulvtafl-profiles.md, benchmarks/ulvtafl_profiles.py).
     "mobility": (0, 0, 0, 0, 0, 0),
     "paddock": (1, 8, 4, 4, 2, 0),
     "steps": (1, 8, 4, 4, 16, 24),
