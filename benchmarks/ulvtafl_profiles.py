@@ -50,28 +50,30 @@ def search(state: UlvState, kind: str, profile: str, nodes: int, memory: str) ->
 
 
 def cases(game: list[dict[str, Any]], plies: list[int], setups: list[int],
-          kinds: list[str], replies: list[int]) -> list[dict[str, Any]]:
-    """The positions to search: the game's plies (each search kind in `kinds`), the
-    positions after each wolf move at the game's wolf-to-move plies `replies` (focused),
-    and the one-wolf starts (unrestricted)."""
+          kinds: list[str], replies: list[int]) -> list[tuple[dict[str, Any], str]]:
+    """The positions to search, each with its budget's name ("nodes", "reply_nodes",
+    "start_nodes"): the game's plies (each search kind in `kinds`), the positions after
+    each wolf move at the game's wolf-to-move plies `replies` (focused), and the one-wolf
+    starts (unrestricted)."""
     by_ply = {r["ply"]: bare(parse_position(r["position"])) for r in game}
     out = []
     for ply in plies:
         if ply not in by_ply or by_ply[ply].to_move != SHEEP:
             raise SystemExit(f"ply {ply} is not a sheep-to-move position of the game")
         text = position_text(by_ply[ply])
-        out += [{"case": f"horizon ply {ply}", "position": text, "search": k} for k in kinds]
+        out += [({"case": f"horizon ply {ply}", "position": text, "search": k}, "nodes")
+                for k in kinds]
     for ply in replies:
         if ply not in by_ply or by_ply[ply].to_move == SHEEP:
             raise SystemExit(f"ply {ply} is not a wolf-to-move position of the game")
         for move in by_ply[ply].legal_moves():
-            out.append({"case": f"ply {ply}, wolves {move.text()}",
-                        "position": position_text(bare(by_ply[ply].play(move))),
-                        "search": "focused"})
+            out.append(({"case": f"ply {ply}, wolves {move.text()}",
+                         "position": position_text(bare(by_ply[ply].play(move))),
+                         "search": "focused"}, "reply_nodes"))
     for n in setups:
         start = initial_state(UlvtaflOptions(setup=n))
-        out.append({"case": f"{n}-sheep start", "position": position_text(start),
-                    "search": "unrestricted"})
+        out.append(({"case": f"{n}-sheep start", "position": position_text(start),
+                     "search": "unrestricted"}, "start_nodes"))
     return out
 
 
@@ -167,19 +169,18 @@ def main() -> None:
     plies = [int(x) for x in args.plies.split(",") if x]
     setups = [int(x) for x in args.setups.split(",") if x]
     replies = [int(x) for x in args.replies.split(",") if x]
-    rows = cases(game, plies, setups, kinds, replies)
+    todo = cases(game, plies, setups, kinds, replies)
+    rows = [r for r, _ in todo]
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     t0 = time.perf_counter()
-    jobs = [(r, p) for r in rows for p in profiles]
+    jobs = [(r, p, int(getattr(args, budget))) for r, budget in todo for p in profiles]
 
-    def one(job: tuple[dict[str, Any], str]) -> dict[str, Any]:
-        r, p = job
-        budget = (args.start_nodes if r["case"].endswith("start") else
-                  args.reply_nodes if r["case"].startswith("ply") else args.nodes)
+    def one(job: tuple[dict[str, Any], str, int]) -> dict[str, Any]:
+        r, p, budget = job
         return search(parse_position(r["position"]), r["search"], p, budget, args.memory)
 
     with ThreadPoolExecutor(args.workers) as pool:
-        for (r, p), res in zip(jobs, pool.map(one, jobs), strict=True):
+        for (r, p, _), res in zip(jobs, pool.map(one, jobs), strict=True):
             r.setdefault("results", {})[p] = res
             print(f"{r['case']}, {r['search']}, {p}: {cell(res)} ({res['seconds']} s)",
                   file=sys.stderr, flush=True)
