@@ -437,9 +437,10 @@ def prove(
              "disproved": f"the {report.side} cannot force a win (U7: a draw or a loss)",
              "failed": f"the {report.side} cannot force a win with only the moves allowed "
                        "(--safe-only, --forward-only); nothing is claimed about the game",
-             "proved-without-certificate": "open: the search proved it, but its proof store "
-                                           "could not keep the whole proof (run again with "
-                                           "more --memory); nothing is claimed"}
+             "proved-without-certificate": "open: the search proved it but gave no "
+                                           "certificate (its proof store lacked part of the "
+                                           "proof, or the proof is too large; more --memory "
+                                           "gives the store more room); nothing is claimed"}
     echo(words.get(report.outcome, f"open: {report.outcome}; nothing is claimed"))
     echo(f"work: {report.nodes:,} nodes in {report.seconds:,.1f} s "
          f"({report.nodes_per_second:,.0f} nodes/s, {report.executor})")
