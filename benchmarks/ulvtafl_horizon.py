@@ -66,9 +66,10 @@ from fleece.solver.ulvtafl.certificate import (
     bare,
     check_certificate,
     sample_check,
+    settle,
     write_certificate,
 )
-from fleece.solver.ulvtafl.prover import Prover, table_bits_for
+from fleece.solver.ulvtafl.prover import DEFAULT_PROFILE, PROFILES, Prover, table_bits_for
 from fleece.solver.ulvtafl.tree import INF, ProofTree
 
 MODES = ("safe-only", "unrestricted")
@@ -126,28 +127,28 @@ def play_game(move_nodes: int, bits: int, plies: int = 200) -> list[dict[str, An
 
 
 def horizon(game: list[dict[str, Any]], mode: str, nodes: int, bits: int, focus: int = 0,
-            base: Path | None = None) -> list[dict[str, Any]]:
+            base: Path | None = None, profile: str = DEFAULT_PROFILE) -> list[dict[str, Any]]:
     """From the game's end backwards, the sheep-to-move positions searched for a sheep win
     until one is not proved within `nodes`; each proof with its re-checked certificate
     (in the row, or beside the report as PATH-MODE-plyN.cert.json.gz when it holds more
     than 5,000 positions). Mode "focused" is the safe-only search with the sheep kept
-    within `focus` king steps of a wolf but for a few tempo moves (Prover focus)."""
+    within `focus` king steps of a wolf but for a few tempo moves (Prover focus);
+    `profile` names the searches' initial proof numbers (Prover profile)."""
     rows = []
     for row in reversed(game):
         state = parse_position(row["position"])
         if state.is_terminal() or state.to_move != SHEEP:
             continue
         prover = Prover(state, SHEEP, table_bits=bits, safe_only=mode != "unrestricted",
-                        focus=focus if mode == FOCUSED else 0)
+                        focus=focus if mode == FOCUSED else 0, profile=profile)
         t0 = time.perf_counter()
         outcome = prover.run(nodes=nodes)
         out: dict[str, Any] = {"ply": row["ply"], "outcome": outcome, "nodes": prover.nodes,
                                "seconds": round(time.perf_counter() - t0, 1)}
         cert = prover.certificate() if outcome == "proved" else None
-        if outcome == "proved" and cert is None:  # its proof store could not hold it all
-            out["outcome"] = "proved-without-certificate"
-        if cert is not None:
-            out["proof_size"] = check_certificate(state, "sheep", cert)
+        out["outcome"], size = settle(outcome, state, "sheep", cert)
+        if cert is not None and size is not None:
+            out["proof_size"] = size
             stem = "safe-only-paired" if mode == PAIRED else mode
             out["certificate"] = _kept(state, cert, base, f"{stem}-ply{row['ply']}")
         rows.append(out)
@@ -338,14 +339,22 @@ def _ending(position: str) -> str:
     return f"{who} ({state.reason})"
 
 
+def _with(profile: str) -> str:
+    """A column label's note of a profile other than the default."""
+    return "" if profile == DEFAULT_PROFILE else f", {profile} profile"
+
+
 def markdown(data: dict[str, Any]) -> str:
     """The report's markdown, from its JSON alone."""
     game = data["game"]
     end = game[-1]
     sweeps = data["horizon"]
     modes = [m for m in (*MODES, PAIRED, FOCUSED) if m in sweeps]
-    label = {**{m: m for m in (*MODES, PAIRED)},
-             FOCUSED: f"focused (radius {data.get('focus')})"}
+    # reports written before --profile ran every search with the mobility profile
+    profile = data.get("profile", DEFAULT_PROFILE)
+    focused_profile = data.get("focused_profile", profile)
+    label = {**{m: m + _with(profile) for m in MODES}, PAIRED: PAIRED + _with(focused_profile),
+             FOCUSED: f"focused (radius {data.get('focus')}){_with(focused_profile)}"}
     out = ["# How far ahead the proof search sees the sheep's win (20 sheep, two wolves)", "",
            f"Command: `{data['command']}`", "",
            f"Run {data['started']}, {data['seconds']:,.0f} s. Figures: nodes of the "
@@ -534,8 +543,9 @@ def tree_stage(data: dict[str, Any], args: argparse.Namespace, command: str,
             return ProofTree(state, SHEEP, workers=args.tree_workers,
                              leaf_nodes=args.tree_leaf_nodes, leaf_max=args.tree_leaf_max,
                              memory=args.tree_memory, safe_leaves=True, safe_front=True,
-                             focus_leaves=args.focus)
+                             focus_leaves=args.focus, profile=args.profile)
     settings = {"workers": args.tree_workers, "memory": args.tree_memory, "focus": args.focus,
+                "profile": args.profile,
                 "leaf_nodes": args.tree_leaf_nodes, "leaf_max": args.tree_leaf_max,
                 "seconds_a_position": args.tree_seconds, "seconds_in_all": args.tree_total}
     # a resume's settings are in its command; a first run before --focus had none
@@ -571,6 +581,9 @@ def main() -> None:
     ap.add_argument("--focus", type=int, default=2,
                     help="radius of the focused horizon column and of the tree's first leaf "
                          "searches (0: neither)")
+    ap.add_argument("--profile", choices=sorted(PROFILES), default=DEFAULT_PROFILE,
+                    help="initial proof numbers of the horizon searches and the tree's "
+                         "leaves (steps: for safe-only and focused searches)")
     ap.add_argument("--focused-only", action="store_true",
                     help="run only the focused horizon column (and safe-only on its table, "
                      "to compare) on the game of PATH.json")
@@ -611,9 +624,11 @@ def main() -> None:
         bits = table_bits_for(resolve(args.memory))
         with ThreadPoolExecutor(max_workers=2) as pool:  # the searches release the GIL
             futures = {m: pool.submit(horizon, data["game"], m, data["nodes"], bits,
-                                      args.focus, base) for m in (PAIRED, FOCUSED)}
+                                      args.focus, base, args.profile)
+                       for m in (PAIRED, FOCUSED)}
             data["horizon"].update({m: f.result() for m, f in futures.items()})
         data["focus"] = args.focus
+        data["focused_profile"] = args.profile
         data["focused_table"] = 1 << bits
         data["focused_command"] = command
         write_report(base, data)
@@ -633,7 +648,8 @@ def main() -> None:
     bits = table_bits_for(resolve(args.memory))
     modes = [*MODES, FOCUSED] if args.focus > 0 else list(MODES)  # one table: no pairing
     with ThreadPoolExecutor(max_workers=4) as pool:  # the searches release the GIL
-        futures = {m: pool.submit(horizon, game, m, args.nodes, bits, args.focus, base)
+        futures = {m: pool.submit(horizon, game, m, args.nodes, bits, args.focus, base,
+                                  args.profile)
                    for m in modes}
         kept = (pool.submit(kept_sweep, game, args.kept_nodes,
                             table_bits_for(resolve(args.kept_memory)), base)
@@ -643,7 +659,8 @@ def main() -> None:
     data = {"command": command, "started": started,
             "seconds": round(time.perf_counter() - t0, 1), "move_nodes": args.move_nodes,
             "nodes": args.nodes, "kept_nodes": args.kept_nodes, "game": game,
-            "horizon": sweeps, "kept": kept_rows, "focus": args.focus}
+            "horizon": sweeps, "kept": kept_rows, "focus": args.focus,
+            "profile": args.profile}
     if args.tree_seconds > 0:
         data["tree"] = tree_stage(data, args, command, base, folder,
                                   None if base is None else lambda d: write_report(base, d))

@@ -26,7 +26,7 @@ from typing import Any
 from fleece.rules.io import atomic_write
 from fleece.rules.ulvtafl.game import SHEEP, UlvState, UlvtaflOptions, initial_state
 from fleece.rules.ulvtafl.notation import parse_position, position_text
-from fleece.solver.ulvtafl.certificate import bare, check_certificate
+from fleece.solver.ulvtafl.certificate import bare, settle
 from fleece.solver.ulvtafl.prover import PROFILES, Prover
 
 SEARCHES = {"focused": (True, 2), "safe-only": (True, 0), "unrestricted": (False, 0)}
@@ -40,12 +40,10 @@ def search(state: UlvState, kind: str, profile: str, nodes: int, memory: str) ->
     outcome = prover.run(nodes=nodes)
     row: dict[str, Any] = {"outcome": outcome, "nodes": prover.nodes,
                            "seconds": round(time.perf_counter() - t0, 1)}
-    if outcome == "proved":
-        cert = prover.certificate()
-        if cert is None:
-            row["outcome"] = "proved-without-certificate"
-        else:
-            row["proof_size"] = check_certificate(bare(state), "sheep", cert)
+    cert = prover.certificate() if outcome == "proved" else None
+    row["outcome"], size = settle(outcome, bare(state), "sheep", cert)
+    if size is not None:
+        row["proof_size"] = size
     return row
 
 

@@ -21,6 +21,7 @@ from fleece.solver.ulvtafl.certificate import (
     longest_line,
     read_certificates,
     sample_check,
+    settle,
     write_certificate,
 )
 from fleece.solver.ulvtafl.parallel import (
@@ -66,6 +67,22 @@ def test_a_missing_move_is_caught() -> None:
     bad.pop(next(iter(bad)))
     with pytest.raises(CertificateError, match="no move in the strategy"):
         check_certificate(cert.root, cert.winner, bad)
+
+
+def test_settle_claims_a_proof_only_with_a_certificate_that_checks() -> None:
+    """A search's "proved" stays proved only with a strategy the reference rules accept
+    (with its proof size); without one it is "proved-without-certificate"; a broken one
+    is refused; other outcomes pass unchanged."""
+    cert = _small()
+    assert settle("proved", cert.root, cert.winner, cert.strategy) == \
+        ("proved", check_certificate(cert.root, cert.winner, cert.strategy))
+    assert settle("proved", cert.root, cert.winner, None) == \
+        ("proved-without-certificate", None)
+    assert settle("max-nodes", cert.root, cert.winner, None) == ("max-nodes", None)
+    bad = dict(cert.strategy)
+    bad.pop(next(iter(bad)))
+    with pytest.raises(CertificateError, match="no move in the strategy"):
+        settle("proved", cert.root, cert.winner, bad)
 
 
 def test_a_wrong_winner_is_caught() -> None:

@@ -242,3 +242,27 @@ def test_sigterm_stops_the_benchmark_as_ctrl_c_does() -> None:
         with pytest.raises(KeyboardInterrupt):
             handler(signal.SIGTERM, None)
     assert signal.getsignal(signal.SIGTERM) == old
+
+
+def test_the_horizon_searches_use_the_profile_they_are_given() -> None:
+    """horizon() hands its profile to each search: from ply 37 of the report's game, the
+    focused search's nodes are those of a Prover with that profile, and the steps and
+    mobility profiles search differently; the markdown names a profile other than the
+    default in its columns."""
+    from fleece.solver.ulvtafl.prover import Prover
+
+    bench = _bench()
+    game = _data()["game"][37:]
+    state = parse_position(game[0]["position"])
+    rows = {}
+    for profile in ("mobility", "steps"):
+        sweep = bench.horizon(game, bench.FOCUSED, 3_000_000, 20, 2, None, profile)
+        rows[profile] = next(r for r in sweep if r["ply"] == 37)
+        prover = Prover(state, SHEEP, table_bits=20, safe_only=True, focus=2,
+                        profile=profile)
+        assert prover.run(nodes=3_000_000) == rows[profile]["outcome"] == "proved"
+        assert rows[profile]["nodes"] == prover.nodes
+    assert rows["steps"]["nodes"] != rows["mobility"]["nodes"]
+    text = bench.markdown({**_data(), "profile": "steps"})
+    assert "| focused (radius 2), steps profile |" in text
+    assert "| focused (radius 2) |" in bench.markdown(_data())

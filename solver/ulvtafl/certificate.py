@@ -96,6 +96,18 @@ def check_certificate(root: UlvState, winner: str, strategy: dict[str, str]) -> 
     return len(verified)
 
 
+def settle(outcome: str, root: UlvState, winner: str,
+           strategy: dict[str, str] | None) -> tuple[str, int | None]:
+    """A search's outcome as it may be reported, and its proof size: "proved" only with a
+    strategy that check_certificate re-checks from `root`; a proof without one is
+    "proved-without-certificate" (its store lacked part of it, or it was too large)."""
+    if outcome != "proved":
+        return outcome, None
+    if strategy is None:
+        return "proved-without-certificate", None
+    return outcome, check_certificate(root, winner, strategy)
+
+
 def proof_positions(root: UlvState, winner: str, strategy: dict[str, str]) -> int:
     """The number of unfinished positions of a certificate's proof (what `proof size`
     counts): the positions check_certificate visits."""
