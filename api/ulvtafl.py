@@ -426,7 +426,9 @@ class ProveReport(Report):
     """Where the proof search stands: `outcome` proved, disproved (the side cannot force a
     win), or why it stopped (timeout, max-nodes, interrupted, open); the work done; the
     root's proof and disproof numbers; the certificate when proved (re-checked by the
-    reference model before it is reported)."""
+    reference model before it is reported). `proofs_unrecorded` (one search on one
+    thread): proofs its proof store had no room for, each a hole a certificate cannot
+    cross."""
 
     position: str
     side: str
@@ -443,6 +445,7 @@ class ProveReport(Report):
     certificate_positions: int | None
     proof_positions: int | None
     certificate_file: str | None
+    proofs_unrecorded: int = ABSENT
     units: list[dict[str, Any]] = ABSENT
     tree: dict[str, Any] = ABSENT
 
@@ -458,7 +461,7 @@ def prove(request: ProveRequest,
     from fleece.solver.ulvtafl.certificate import (
         Certificate,
         bare,
-        check_certificate,
+        settle,
         write_certificate,
     )
 
@@ -493,6 +496,7 @@ def prove(request: ProveRequest,
     text = position_text(bare(state))
     units: Any = ABSENT
     tree: Any = ABSENT
+    unrecorded: Any = ABSENT
     if request.tree:
         outcome, nodes, seconds, strategy, pn, dn, tree = _prove_tree(
             request, state, attacker, memory, progress)
@@ -534,18 +538,14 @@ def prove(request: ProveRequest,
         nodes, seconds = prover.nodes, prover.seconds
         pn, dn, fill = info["proof_number"], info["disproof_number"], info["table_fill"]
         executor = "one thread"
+        unrecorded = int(prover.ctr[5])
         strategy = prover.certificate() if outcome == "proved" else None
-    checked: int | None = None
+    outcome, checked = settle(outcome, state, request.side, strategy)
     written: str | None = None
-    if outcome == "proved":
-        if strategy is None:
-            outcome = "proved-without-certificate"
-        else:
-            checked = check_certificate(state, request.side, strategy)
-            if request.certificate is not None:
-                written = str(write_certificate(request.certificate,
-                                                Certificate(state, request.side, strategy),
-                                                overwrite=request.force))
+    if checked is not None and strategy is not None and request.certificate is not None:
+        written = str(write_certificate(request.certificate,
+                                        Certificate(state, request.side, strategy),
+                                        overwrite=request.force))
     return ProveReport(position=text, side=request.side, outcome=outcome, nodes=nodes,
                        seconds=round(seconds, 3),
                        nodes_per_second=round(nodes / seconds) if seconds > 0 else 0.0,
@@ -553,7 +553,8 @@ def prove(request: ProveRequest,
                        table_fill=fill, workers=request.workers,
                        executor=executor, checkpoint=request.checkpoint,
                        certificate_positions=len(strategy) if strategy else None,
-                       proof_positions=checked, certificate_file=written, units=units,
+                       proof_positions=checked, certificate_file=written,
+                       proofs_unrecorded=unrecorded, units=units,
                        tree=tree)
 
 

@@ -449,6 +449,9 @@ def prove(
              f"{report.disproof_number}"
              + (f", table {100 * report.table_fill:.0f}% full"
                 if report.table_fill is not None else ""))
+    if isinstance(report.proofs_unrecorded, int) and report.proofs_unrecorded > 0:
+        echo(f"proof store: {report.proofs_unrecorded:,} proofs found no room in it (a "
+             "certificate through them is incomplete; more --memory gives it more room)")
     if isinstance(report.tree, dict):  # a tree search's figures
         t = report.tree
         echo(f"tree: {t['tree_nodes']:,} positions, {t['expanded']:,} expanded, "

@@ -9,10 +9,13 @@ import gzip
 import json
 from pathlib import Path
 
+import pytest
 from helpers.clirun import invoke
 
 # 9 sheep about to fill the paddock against one wolf: a sheep win in a few plies.
 NEAR_WIN = "SSS/SS./..SSS../...S.../W....../.../... w"
+# ply 37 of the horizon game (reports/ulvtafl-horizon.md): a focused proof of 250 positions
+HORIZON_37 = "W.W/..S/.SSSS.S/SSSS.S./.S.SSSS/S.S/.SS s"
 
 
 def test_prove_writes_a_certificate_that_checks(tmp_path: Path) -> None:
@@ -97,3 +100,29 @@ def test_an_open_search_on_a_full_table_says_to_give_it_memory() -> None:
                     "--max-nodes", "1000"])
     assert roomy.exit_code == 1, roomy.stderr
     assert "open: max-nodes" in roomy.stdout and "--memory" not in roomy.stdout
+
+
+def test_a_proof_its_store_could_not_hold_is_not_claimed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a proof store of 16 entries, the focused search of a horizon position (a proof
+    of 250 positions) proves its root but records too few proofs for a certificate: the
+    report says proved-without-certificate (exit 1), counts the proofs with no room, and
+    the text names the store; with the normal store it is proved with 0 unrecorded."""
+    import fleece.solver.ulvtafl.prover as prover
+
+    args = ["ulvtafl", "prove", "--position", HORIZON_37, "--safe-only", "--focus", "2",
+            "--profile", "steps", "--memory", "64M"]
+    full = invoke([*args, "--json"])
+    assert full.exit_code == 0, full.stderr
+    assert json.loads(full.stdout)["proofs_unrecorded"] == 0
+    monkeypatch.setattr(prover, "STORE_MIN", 16)
+    monkeypatch.setattr(prover, "STORE_SHARE", 1 << 40)
+    small = invoke([*args, "--json"])
+    assert small.exit_code == 1, small.stderr
+    report = json.loads(small.stdout)
+    assert report["outcome"] == "proved-without-certificate"
+    assert report["proofs_unrecorded"] > 0 and report["certificate_positions"] is None
+    text = invoke(args)
+    assert text.exit_code == 1
+    assert f"proof store: {report['proofs_unrecorded']:,} proofs found no room" in text.stdout
+    assert "gave no certificate" in text.stdout

@@ -33,6 +33,7 @@ SIDE = ("wolves", "sheep")
 ENTRY_BYTES = 32 + 16 // 4  # a table entry (key, phi, delta, work, fingerprint) and its
 # share of the proof store (a quarter as many entries of 16 bytes)
 STORE_SHARE = 4
+STORE_MIN = 1 << 10  # the smallest proof store, in entries
 BUFFER_BYTES = 8 * e.KID_COLS * e.STACK  # the per-search child buffer
 MIN_TABLE_BITS = 10
 PROFILES: dict[str, tuple[int, ...]] = {
@@ -139,7 +140,8 @@ class Prover:
         # nodes, deepest ply, depth cuts, buffer overflows, table fill, proofs the store had
         # no room for, proofs, store fill
         self.ctr = np.zeros(8, dtype=np.int64)
-        self.ps = np.zeros((max(1 << 10, self.tt.shape[0] // STORE_SHARE), 2), dtype=np.int64)
+        self.ps = np.zeros((max(STORE_MIN, self.tt.shape[0] // STORE_SHARE), 2),
+                           dtype=np.int64)
         self.checks = 0
         self.seconds = 0.0
         self.trace: list[dict[str, Any]] = []
