@@ -398,7 +398,9 @@ class ProveRequest(PositionRequest):
     (any number of workers), `safe_leaves` searches each leaf with the sheep on safe
     moves first (the unrestricted search where that fails) and `safe_front` gives the
     sheep only safe moves in the tree itself where they have one (a failure then says
-    nothing)."""
+    nothing). `seeds`: certificate files whose proofs one search (no tree, one worker)
+    takes as known: each is re-checked, its positions count as proved, and the proof's
+    certificate may run through them (it is re-checked whole from the root)."""
 
     side: str = "sheep"
     profile: str = "mobility"
@@ -419,6 +421,7 @@ class ProveRequest(PositionRequest):
     leaf_max: int | None = None
     safe_leaves: bool = False
     safe_front: bool = False
+    seeds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -428,7 +431,7 @@ class ProveReport(Report):
     root's proof and disproof numbers; the certificate when proved (re-checked by the
     reference model before it is reported). `proofs_unrecorded` (one search on one
     thread): proofs its proof store had no room for, each a hole a certificate cannot
-    cross."""
+    cross. `seeded`: the positions the seed certificates added to the proof store."""
 
     position: str
     side: str
@@ -446,6 +449,7 @@ class ProveReport(Report):
     proof_positions: int | None
     certificate_file: str | None
     proofs_unrecorded: int = ABSENT
+    seeded: int = ABSENT
     units: list[dict[str, Any]] = ABSENT
     tree: dict[str, Any] = ABSENT
 
@@ -484,6 +488,8 @@ def prove(request: ProveRequest,
             and not request.tree:
         raise FleeceError("a split search keeps no checkpoint (one worker can)",
                           field="checkpoint")
+    if request.seeds and (request.tree or request.workers > 1 or request.ray):
+        raise FleeceError("seeds serve one search (no tree, one worker)", field="seeds")
     if request.certificate is not None and not request.force:
         from pathlib import Path
 
@@ -497,6 +503,7 @@ def prove(request: ProveRequest,
     units: Any = ABSENT
     tree: Any = ABSENT
     unrecorded: Any = ABSENT
+    seeded: Any = ABSENT
     if request.tree:
         outcome, nodes, seconds, strategy, pn, dn, tree = _prove_tree(
             request, state, attacker, memory, progress)
@@ -532,6 +539,7 @@ def prove(request: ProveRequest,
             prover = Prover(state, attacker, memory=memory, safe_only=request.safe_only,
                             forward_only=request.forward_only, profile=request.profile,
                             focus=request.focus)
+        seeded = _seed(prover, request.seeds, progress) if request.seeds else ABSENT
         outcome = prover.run(nodes=request.max_nodes, seconds=request.seconds,
                              progress=progress, checkpoint=request.checkpoint)
         info = prover.progress_info()
@@ -554,8 +562,23 @@ def prove(request: ProveRequest,
                        executor=executor, checkpoint=request.checkpoint,
                        certificate_positions=len(strategy) if strategy else None,
                        proof_positions=checked, certificate_file=written,
-                       proofs_unrecorded=unrecorded, units=units,
+                       proofs_unrecorded=unrecorded, seeded=seeded, units=units,
                        tree=tree)
+
+
+def _seed(prover: Any, files: tuple[str, ...],
+          progress: Callable[[dict[str, Any]], None] | None) -> int:
+    """Add the proofs of the certificate files to the prover's store (each re-checked by
+    the reference rules first): the positions added."""
+    from fleece.solver.ulvtafl.certificate import read_certificates
+
+    added = 0
+    for path in files:
+        for cert in read_certificates(path):
+            if progress is not None:
+                progress({"seeding": path, "positions": len(cert.strategy)})
+            added += prover.seed(cert)
+    return added
 
 
 def _refuse_saved(request: ProveRequest, name: str, what: str) -> None:

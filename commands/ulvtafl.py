@@ -313,6 +313,9 @@ def _proof_progress() -> tuple[Any, Any]:
     """The progress line of a long proof: on a terminal a transient line redrawn in place,
     otherwise one line on standard error per report (for logs of runs that take hours)."""
     def line(info: dict[str, Any]) -> str:
+        if "seeding" in info:  # a seed certificate re-checked before the search
+            return (f"seeding from {info['seeding']}: re-checking a proof of "
+                    f"{info['positions']:,} moves")
         if "units" in info:  # a split search: open units and total work
             return (f"{info.get('nodes', 0):,} nodes, {info.get('nodes_per_second', 0):,} "
                     f"nodes/s, {info.get('open', '?')} units open")
@@ -408,6 +411,11 @@ def prove(
         "--safe-front", help="--tree: where the sheep have a move no wolf can capture after, "
                              "the tree gives them only such moves: its proof holds; its "
                              "failure proves nothing")] = False,
+    seed: Annotated[list[str] | None, typer.Option(
+        metavar="FILE", show_default=False,
+        help="take the proofs of this certificate file as known (repeat for more): it is "
+             "re-checked, the search counts its positions as proved and the certificate "
+             "may run through them (one search: no --tree, one worker)")] = None,
     json: Json = False,
 ) -> int:
     """A long proof search (df-pn) for one side's win, with budgets, checkpoints to resume,
@@ -419,7 +427,7 @@ def prove(
         safe_only=safe_only, forward_only=forward_only, focus=focus, profile=profile.value,
         checkpoint=checkpoint, resume=resume, force=force, workers=workers, ray=ray,
         certificate=certificate, tree=tree, leaf_nodes=leaf_nodes, leaf_max=leaf_max,
-        safe_leaves=safe_leaves, safe_front=safe_front,
+        safe_leaves=safe_leaves, safe_front=safe_front, seeds=tuple(seed or ()),
         **_position(setup, position, wolf, orthogonal, wolf_diagonal_captures_only,
                     sheep_orthogonal, no_repetition_draw))
     bar, update = _proof_progress()
@@ -449,6 +457,8 @@ def prove(
              f"{report.disproof_number}"
              + (f", table {100 * report.table_fill:.0f}% full"
                 if report.table_fill is not None else ""))
+    if isinstance(report.seeded, int):
+        echo(f"seeds: {report.seeded:,} proved positions added to the proof store")
     if isinstance(report.proofs_unrecorded, int) and report.proofs_unrecorded > 0:
         echo(f"proof store: {report.proofs_unrecorded:,} proofs found no room in it (a "
              "certificate through them is incomplete; more --memory gives it more room)")

@@ -31,7 +31,13 @@ from fleece.rules.ulvtafl.geometry import NUM_POINTS, PADDOCK
 from fleece.rules.ulvtafl.notation import parse_move, parse_position, position_text
 from fleece.solver.ulvtafl import engine as e
 from fleece.solver.ulvtafl.budget import BudgetError, parse_memory
-from fleece.solver.ulvtafl.certificate import bare, check_certificate
+from fleece.solver.ulvtafl.certificate import (
+    Certificate,
+    bare,
+    check_certificate,
+    longest_line,
+    proof_order,
+)
 from fleece.solver.ulvtafl.legacy import LegacyProofSearch
 from fleece.solver.ulvtafl.prover import CheckpointError, Prover, mirror_points
 from fleece.solver.ulvtafl.search import retro_solve
@@ -429,3 +435,46 @@ def test_bad_positions_are_one_line_errors(text: str) -> None:
 def test_a_wolf_on_a_sheep_is_refused() -> None:
     with pytest.raises(FleeceError, match="both a sheep and a wolf"):
         UlvState.create(Rules(), 0b111111111, 0b1, WOLVES)
+
+
+# ply 36 of the horizon game: the wolves' d6-e7 here gives HORIZON_37
+HORIZON_36 = "W../.WS/.SSSS.S/SSSS.S./.S.SSSS/S.S/.SS w"
+
+
+def _focused(state: UlvState, bits: int = 18) -> Prover:
+    """The focused sheep search with the steps profile, on a small table."""
+    return Prover(state, SHEEP, table_bits=bits, safe_only=True, focus=2, profile="steps")
+
+
+def test_a_seeded_certificate_counts_as_proved_and_a_proof_runs_through_it() -> None:
+    """Prover.seed records a certificate's proof (children before parents, each with its
+    height: the root's is the longest line's plies): a search of its root is proved at
+    once, and a search of an earlier position proves through it with a certificate that
+    the reference rules accept from that position. A certificate of the other side or of
+    other rules is refused."""
+    state = parse_position(HORIZON_37)
+    first = _focused(state)
+    assert first.run(nodes=3_000_000) == "proved"
+    strategy = first.certificate()
+    assert strategy is not None
+    cert = Certificate(bare(state), "sheep", strategy)
+    order = proof_order(cert.root, "sheep", strategy)
+    assert len(order) == check_certificate(cert.root, "sheep", strategy)
+    assert order[-1] == (state.sheep, state.wolves, SHEEP,
+                         longest_line(cert.root, "sheep", strategy)[0])
+    again = _focused(state)
+    assert again.seed(cert) == len(order)
+    assert again.seed(cert) == 0  # every position is already recorded
+    assert again.run(nodes=3_000_000) == "proved" and again.nodes < 100
+    before = parse_position(HORIZON_36)
+    plain, seeded = _focused(before, bits=20), _focused(before, bits=20)
+    seeded.seed(cert)
+    assert plain.run(nodes=8_000_000) == seeded.run(nodes=8_000_000) == "proved"
+    assert seeded.nodes < plain.nodes  # about 4.7M against 6.2M
+    through = seeded.certificate()
+    assert through is not None and check_certificate(before, "sheep", through) > 0
+    with pytest.raises(FleeceError, match="cannot seed"):
+        Prover(state, WOLVES, table_bits=12).seed(cert)
+    other = initial_state(UlvtaflOptions(setup=17, rules=Rules(orthogonal=True)))
+    with pytest.raises(FleeceError, match="other rules"):
+        Prover(other, SHEEP, table_bits=12).seed(cert)

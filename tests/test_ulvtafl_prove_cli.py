@@ -126,3 +126,34 @@ def test_a_proof_its_store_could_not_hold_is_not_claimed(
     assert text.exit_code == 1
     assert f"proof store: {report['proofs_unrecorded']:,} proofs found no room" in text.stdout
     assert "gave no certificate" in text.stdout
+
+
+def test_a_seed_certificate_is_rechecked_and_its_proof_taken_as_known(
+        tmp_path: Path) -> None:
+    """--seed FILE: the proof of a certificate file counts as known, so proving its own
+    root again takes a handful of nodes and the report counts the positions seeded; a
+    seed with --tree or several workers, or a seed file that is not a certificate, is a
+    one-line error (exit status 2)."""
+    cert = tmp_path / "h37.json.gz"
+    args = ["ulvtafl", "prove", "--position", HORIZON_37, "--safe-only", "--focus", "2",
+            "--profile", "steps", "--memory", "64M"]
+    first = invoke([*args, "--certificate", str(cert), "--json"])
+    assert first.exit_code == 0, first.stderr
+    proof = json.loads(first.stdout)["proof_positions"]
+    again = invoke([*args, "--seed", str(cert), "--json"])
+    assert again.exit_code == 0, again.stderr
+    report = json.loads(again.stdout)
+    assert report["outcome"] == "proved" and report["seeded"] == proof
+    assert report["nodes"] < 100 and report["proof_positions"] > 0
+    text = invoke([*args, "--seed", str(cert)])
+    assert f"seeds: {proof:,} proved positions added" in text.stdout
+    for extra in (["--tree"], ["--workers", "2"]):
+        refused = invoke(["ulvtafl", "prove", "--position", HORIZON_37, "--seed", str(cert),
+                          *extra])
+        assert refused.exit_code == 2 and "seeds serve one search" in refused.stderr
+        assert refused.stderr.count("\n") == 1
+    junk = tmp_path / "junk.json"
+    junk.write_text("{}")
+    bad = invoke([*args, "--seed", str(junk)])
+    assert bad.exit_code == 2 and bad.stderr.startswith("fleece: error: ")
+    assert bad.stderr.count("\n") == 1

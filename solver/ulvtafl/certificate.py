@@ -59,14 +59,32 @@ def check_certificate(root: UlvState, winner: str, strategy: dict[str, str]) -> 
     win is forced in a finite number of moves, U7). Returns the number of distinct
     unfinished positions of the proof (either side to move); CertificateError (a
     ValueError) saying what is wrong and where otherwise."""
+    return len(_walk(root, winner, strategy, None))
+
+
+def proof_order(root: UlvState, winner: str,
+                strategy: dict[str, str]) -> list[tuple[int, int, int, int]]:
+    """The unfinished positions of a certificate's proof as (sheep, wolves, side to move,
+    height), children before parents; the height is the most plies to the win along the
+    strategy. Verified as check_certificate does (CertificateError otherwise)."""
+    order: list[tuple[int, int, int, int]] = []
+    _walk(root, winner, strategy, order)
+    return order
+
+
+def _walk(root: UlvState, winner: str, strategy: dict[str, str],
+          order: list[tuple[int, int, int, int]] | None) -> dict[int, int]:
+    """check_certificate's walk: each verified position's key and height; each is also
+    appended to `order` when it is verified (after its children)."""
     if winner not in SIDE_NAMES:
         raise CertificateError(f"winner must be 'sheep' or 'wolves', not {winner!r}")
     side = SIDE_NAMES.index(winner)
-    verified: set[int] = set()
+    verified: dict[int, int] = {}
     path: set[int] = set()
-    stack: list[tuple[UlvState, list[UlvState] | None]] = [(bare(root), None)]
+    # a position, its children still to walk, and the highest child height so far
+    stack: list[tuple[UlvState, list[UlvState] | None, int]] = [(bare(root), None, 0)]
     while stack:
-        state, kids = stack[-1]
+        state, kids, high = stack[-1]
         if kids is None:
             if state.is_terminal():
                 stack.pop()
@@ -74,9 +92,13 @@ def check_certificate(root: UlvState, winner: str, strategy: dict[str, str]) -> 
                     raise CertificateError(f"{position_text(state)}: the line ends "
                                            f"{state.result or 'unfinished'}, not a {winner} "
                                            "win")
+                if stack:  # a finished child: height 0
+                    stack[-1] = (*stack[-1][:2], max(stack[-1][2], 0))
                 continue
             if state.key in verified:
                 stack.pop()
+                if stack:
+                    stack[-1] = (*stack[-1][:2], max(stack[-1][2], verified[state.key]))
                 continue
             if state.key in path:
                 raise CertificateError(f"{position_text(state)}: the strategy repeats a "
@@ -86,14 +108,18 @@ def check_certificate(root: UlvState, winner: str, strategy: dict[str, str]) -> 
                 kids = [_strategy_move(state, strategy)]
             else:
                 kids = [bare(state.play(m)) for m in state.legal_moves()]
-            stack[-1] = (state, kids)
+            stack[-1] = (state, kids, high)
         if kids:
-            stack.append((kids.pop(), None))
+            stack.append((kids.pop(), None, 0))
         else:
             stack.pop()
             path.discard(state.key)
-            verified.add(state.key)
-    return len(verified)
+            verified[state.key] = high + 1
+            if order is not None:
+                order.append((state.sheep, state.wolves, state.to_move, high + 1))
+            if stack:
+                stack[-1] = (*stack[-1][:2], max(stack[-1][2], high + 1))
+    return verified
 
 
 def settle(outcome: str, root: UlvState, winner: str,

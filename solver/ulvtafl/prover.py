@@ -28,6 +28,7 @@ from fleece.rules.ulvtafl.geometry import KING_DIAMETER
 from fleece.rules.ulvtafl.notation import board_text, parse_position, position_text
 from fleece.solver.ulvtafl import engine as e
 from fleece.solver.ulvtafl.budget import BudgetError, check_positive, require, resolve
+from fleece.solver.ulvtafl.certificate import Certificate, proof_order
 
 SIDE = ("wolves", "sheep")
 ENTRY_BYTES = 32 + 16 // 4  # a table entry (key, phi, delta, work, fingerprint) and its
@@ -202,6 +203,30 @@ class Prover:
                 "disproof_number": "inf" if dn >= inf else dn,
                 "deepest_ply": int(self.ctr[1]), "table_fill": round(self.fill, 4),
                 "proofs_unrecorded": int(self.ctr[5])}
+
+    def seed(self, cert: Certificate) -> int:
+        """Record a certificate's proof in the proof store, so that the search takes each
+        of its positions as proved wherever it meets them, and this search's certificate
+        can run through them (the whole is re-checked from its root, as always). The
+        certificate is verified first (CertificateError otherwise). Returns the positions
+        added (a position already recorded, or one the store had no room for, is not)."""
+        if cert.winner != SIDE[self.attacker]:
+            raise FleeceError(f"a certificate of a {cert.winner} win cannot seed a search "
+                              f"for the {SIDE[self.attacker]}' win", field="seeds")
+        if cert.root.rules != self.state.rules:
+            raise FleeceError("the certificate is of other rules than the search",
+                              field="seeds")
+        order = proof_order(cert.root, cert.winner, cert.strategy)
+        base = int(self.ctr[6])  # ordinals: children below parents, below later proofs
+        added = 0
+        for i, (sheep, wolves, side, height) in enumerate(order, 1):
+            h, m = e.hash_of(e.Z, e.to_grid(sheep), e.to_grid(wolves), side)
+            done = int(e.store_add(self.ps, e.canon(h, m), base + i, height))
+            added += done > 0
+            self.ctr[5] += done < 0
+        self.ctr[6] = base + len(order)
+        self.ctr[7] += added
+        return added
 
     # ---- searching ------------------------------------------------------------------------
 
