@@ -398,9 +398,11 @@ class ProveRequest(PositionRequest):
     (any number of workers), `safe_leaves` searches each leaf with the sheep on safe
     moves first (the unrestricted search where that fails) and `safe_front` gives the
     sheep only safe moves in the tree itself where they have one (a failure then says
-    nothing). `seeds`: certificate files whose proofs one search (no tree, one worker)
-    takes as known: each is re-checked, its positions count as proved, and the proof's
-    certificate may run through them (it is re-checked whole from the root)."""
+    nothing). `seeds`: certificate files whose proofs the search (one search, or each
+    leaf search of a tree; not a split search) takes as known: each is re-checked, its
+    positions count as proved, and the proof's certificate may run through them (it is
+    re-checked whole from the root). A resumed tree keeps the seeds it was saved with
+    unless new ones are given."""
 
     side: str = "sheep"
     profile: str = "mobility"
@@ -488,8 +490,9 @@ def prove(request: ProveRequest,
             and not request.tree:
         raise FleeceError("a split search keeps no checkpoint (one worker can)",
                           field="checkpoint")
-    if request.seeds and (request.tree or request.workers > 1 or request.ray):
-        raise FleeceError("seeds serve one search (no tree, one worker)", field="seeds")
+    if request.seeds and not request.tree and (request.workers > 1 or request.ray):
+        raise FleeceError("seeds serve one search or a tree, not a split search",
+                          field="seeds")
     if request.certificate is not None and not request.force:
         from pathlib import Path
 
@@ -603,14 +606,15 @@ def _prove_tree(request: ProveRequest, state: Any, attacker: int, memory: int | 
         assert folder is not None
         tree = ProofTree.load(folder, workers=request.workers, memory=memory, state=state,
                               leaf_nodes=request.leaf_nodes, leaf_max=request.leaf_max,
-                              safe_front=request.safe_front, focus_leaves=request.focus)
+                              safe_front=request.safe_front, focus_leaves=request.focus,
+                              seeds=request.seeds or None)
     else:
         _refuse_saved(request, "tree.json.gz", "a saved tree")
         tree = ProofTree(state, attacker, workers=request.workers,
                          leaf_nodes=request.leaf_nodes, leaf_max=request.leaf_max,
                          memory=memory, safe_leaves=request.safe_leaves,
                          safe_front=request.safe_front, profile=request.profile,
-                         focus_leaves=request.focus)
+                         focus_leaves=request.focus, seeds=request.seeds)
     outcome = tree.run(nodes=request.max_nodes, seconds=request.seconds, progress=progress,
                        folder=folder, ray_address=request.ray)
     info = tree.progress_info()

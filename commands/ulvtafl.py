@@ -415,7 +415,8 @@ def prove(
         metavar="FILE", show_default=False,
         help="take the proofs of this certificate file as known (repeat for more): it is "
              "re-checked, the search counts its positions as proved and the certificate "
-             "may run through them (one search: no --tree, one worker)")] = None,
+             "may run through them (one search or a --tree's leaves; not a split search)")
+    ] = None,
     json: Json = False,
 ) -> int:
     """A long proof search (df-pn) for one side's win, with budgets, checkpoints to resume,

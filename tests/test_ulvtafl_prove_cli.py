@@ -131,8 +131,9 @@ def test_a_proof_its_store_could_not_hold_is_not_claimed(
 def test_a_seed_certificate_is_rechecked_and_its_proof_taken_as_known(
         tmp_path: Path) -> None:
     """--seed FILE: the proof of a certificate file counts as known, so proving its own
-    root again takes a handful of nodes and the report counts the positions seeded; a
-    seed with --tree or several workers, or a seed file that is not a certificate, is a
+    root again takes a handful of nodes (alone, or as a tree's leaf search; the saved tree
+    keeps its seeds) and the report counts the positions seeded; a
+    seed with a split search (several workers), or a seed file that is not a certificate, is a
     one-line error (exit status 2)."""
     cert = tmp_path / "h37.json.gz"
     args = ["ulvtafl", "prove", "--position", HORIZON_37, "--safe-only", "--focus", "2",
@@ -147,11 +148,19 @@ def test_a_seed_certificate_is_rechecked_and_its_proof_taken_as_known(
     assert report["nodes"] < 100 and report["proof_positions"] > 0
     text = invoke([*args, "--seed", str(cert)])
     assert f"seeds: {proof:,} proved positions added" in text.stdout
-    for extra in (["--tree"], ["--workers", "2"]):
-        refused = invoke(["ulvtafl", "prove", "--position", HORIZON_37, "--seed", str(cert),
-                          *extra])
-        assert refused.exit_code == 2 and "seeds serve one search" in refused.stderr
-        assert refused.stderr.count("\n") == 1
+    folder = tmp_path / "tree"
+    tree = invoke(["ulvtafl", "prove", "--position", HORIZON_37, "--tree", "--safe-leaves",
+                   "--focus", "2", "--profile", "steps", "--memory", "128M", "--seed",
+                   str(cert), "--checkpoint", str(folder), "--json"])
+    assert tree.exit_code == 0, tree.stderr
+    grown = json.loads(tree.stdout)
+    assert grown["outcome"] == "proved" and grown["nodes"] < 100
+    saved = json.loads(gzip.decompress((folder / "tree.json.gz").read_bytes()))
+    assert saved["seeds"] == [str(cert)]
+    refused = invoke(["ulvtafl", "prove", "--position", HORIZON_37, "--seed", str(cert),
+                      "--workers", "2"])
+    assert refused.exit_code == 2 and "not a split search" in refused.stderr
+    assert refused.stderr.count("\n") == 1
     junk = tmp_path / "junk.json"
     junk.write_text("{}")
     bad = invoke([*args, "--seed", str(junk)])

@@ -210,13 +210,21 @@ class Prover:
         can run through them (the whole is re-checked from its root, as always). The
         certificate is verified first (CertificateError otherwise). Returns the positions
         added (a position already recorded, or one the store had no room for, is not)."""
+        self.check_seed(cert)
+        return self.record(proof_order(cert.root, cert.winner, cert.strategy))
+
+    def check_seed(self, cert: Certificate) -> None:
+        """Refuse (FleeceError) a seed certificate of the other side or of other rules."""
         if cert.winner != SIDE[self.attacker]:
             raise FleeceError(f"a certificate of a {cert.winner} win cannot seed a search "
                               f"for the {SIDE[self.attacker]}' win", field="seeds")
         if cert.root.rules != self.state.rules:
             raise FleeceError("the certificate is of other rules than the search",
                               field="seeds")
-        order = proof_order(cert.root, cert.winner, cert.strategy)
+
+    def record(self, order: list[tuple[int, int, int, int]]) -> int:
+        """Record the positions of a verified proof (certificate.proof_order: children
+        first) in the proof store as proved; the positions added."""
         base = int(self.ctr[6])  # ordinals: children below parents, below later proofs
         added = 0
         for i, (sheep, wolves, side, height) in enumerate(order, 1):

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import threading
 from collections.abc import Callable
 from concurrent.futures import ALL_COMPLETED, FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -52,7 +53,14 @@ from fleece.rules.ulvtafl.game import SHEEP, UlvState, wolf_captures
 from fleece.rules.ulvtafl.notation import parse_position, position_text
 from fleece.solver.ulvtafl import engine as e
 from fleece.solver.ulvtafl.budget import check_positive, resolve
-from fleece.solver.ulvtafl.certificate import bare, check_certificate, write_json
+from fleece.solver.ulvtafl.certificate import (
+    Certificate,
+    bare,
+    check_certificate,
+    proof_order,
+    read_certificates,
+    write_json,
+)
 from fleece.solver.ulvtafl.parallel import mirror_move, mirror_position, start_ray
 from fleece.solver.ulvtafl.prover import (
     DEFAULT_PROFILE,
@@ -140,16 +148,34 @@ def worker_bits(memory: int, safe: bool, focus: int = 0) -> dict[Kind, int]:
     return bits
 
 
+Seed = tuple[Certificate, list[tuple[int, int, int, int]]]
+_SEEDS: dict[str, list[Seed]] = {}
+_SEEDS_LOCK = threading.Lock()
+
+
+def read_seeds(path: str) -> list[Seed]:
+    """The certificates of a seed file, each with its verified proof (proof_order), read
+    and checked once in this process however many searches it seeds."""
+    with _SEEDS_LOCK:
+        if path not in _SEEDS:
+            _SEEDS[path] = [(c, proof_order(c.root, c.winner, c.strategy))
+                            for c in read_certificates(path)]
+        return _SEEDS[path]
+
+
 class Worker:
     """One back-end searcher: a Prover per leaf kind (focused, safe-only, unrestricted, as
-    asked), each retargeted from leaf to leaf so its table carries over."""
+    asked), each retargeted from leaf to leaf so its table carries over, and each seeded
+    with the proofs of the seed certificate files when it is made."""
 
     def __init__(self, attacker: int, memory: int, safe: bool,
-                 profile: str = DEFAULT_PROFILE, focus: int = 0) -> None:
+                 profile: str = DEFAULT_PROFILE, focus: int = 0,
+                 seeds: tuple[str, ...] = ()) -> None:
         self.attacker = attacker
         self.bits = worker_bits(memory, safe, focus)
         self.kinds = leaf_kinds(safe, focus)
         self.profile = profile
+        self.seeds = seeds
         self.provers: dict[Kind, Prover] = {}
 
     def _prover(self, kind: Kind, state: UlvState) -> Prover:
@@ -157,6 +183,10 @@ class Worker:
         if prover is None:
             prover = Prover(state, self.attacker, table_bits=self.bits[kind],
                             safe_only=kind[0], focus=kind[1], profile=self.profile)
+            for path in self.seeds:
+                for cert, order in read_seeds(path):
+                    prover.check_seed(cert)
+                    prover.record(order)
             self.provers[kind] = prover
         else:
             prover.retarget(state)
@@ -283,7 +313,7 @@ class ProofTree:
                  leaf_nodes: int = 1_000_000, leaf_max: int | None = None,
                  memory: int | str | None = None, safe_leaves: bool = False,
                  safe_front: bool = False, profile: str = DEFAULT_PROFILE,
-                 focus_leaves: int = 0) -> None:
+                 focus_leaves: int = 0, seeds: tuple[str, ...] = ()) -> None:
         if workers < 1:
             raise FleeceError(f"workers must be at least 1, not {workers}", field="workers")
         check_positive("the leaf budget", leaf_nodes)
@@ -313,6 +343,13 @@ class ProofTree:
         # refuse too small a budget now
         worker_bits(self.memory // workers, safe_leaves, focus_leaves)
         self.profile = profile
+        self.seeds = seeds  # certificate files whose proofs every leaf search starts with
+        for path in seeds:  # read and verified here once, so a bad one stops nothing later
+            for cert, _ in read_seeds(path):
+                if cert.winner != SIDE[attacker] or cert.root.rules != root.rules:
+                    raise FleeceError(f"{path}: a certificate of a {cert.winner} win under "
+                                      "other rules or for the other side cannot seed this "
+                                      "tree", field="seeds")
         self.nodes: list[Node] = [Node("", False, INF, 0, True)]
         self.index: dict[str, int] = {}
         self.certs: list[dict[str, str]] = []
@@ -516,7 +553,7 @@ class ProofTree:
 
     def _worker_args(self) -> tuple[Any, ...]:
         return (self.attacker, self.memory // self.workers,
-                self.safe_leaves, self.profile, self.focus_leaves)
+                self.safe_leaves, self.profile, self.focus_leaves, self.seeds)
 
     def settled(self) -> bool:
         """True once the root is proved or disproved."""
@@ -780,7 +817,8 @@ class ProofTree:
         return {"format": FORMAT, "version": VERSION, "engine": e.ENGINE_VERSION,
                 "root": position_text(self.root_state), "attacker": SIDE[self.attacker],
                 "safe_leaves": self.safe_leaves, "safe_front": self.safe_front,
-                "profile": self.profile, "focus_leaves": self.focus_leaves}
+                "profile": self.profile, "focus_leaves": self.focus_leaves,
+                "seeds": list(self.seeds)}
 
     def save(self, folder: str | Path, overwrite: bool = False) -> Path:
         """Write the tree and its leaf certificates to `folder`/tree.json.gz atomically;
@@ -806,12 +844,14 @@ class ProofTree:
     def load(cls, folder: str | Path, *, workers: int = 1, leaf_nodes: int | None = None,
              leaf_max: int | None = None, memory: int | str | None = None,
              state: UlvState | None = None, safe_front: bool = False,
-             focus_leaves: int | None = None) -> ProofTree:
+             focus_leaves: int | None = None,
+             seeds: tuple[str, ...] | None = None) -> ProofTree:
         """A tree resumed from its folder (CheckpointError in one line when missing,
         corrupt, of another engine version or, when `state` is given, of another root).
         `safe_front` turns the safe front on from now on (a tree once pruned stays so: its
         disproofs are only ever "failed"); `focus_leaves` (None: as saved) sets how its
-        leaves are searched from now on (a leaf's proof holds whatever search found it)."""
+        leaves are searched from now on (a leaf's proof holds whatever search found it);
+        `seeds` (None: as saved) the certificate files its leaf searches start with."""
         path = Path(folder) / "tree.json.gz"
         if not path.is_file():
             raise CheckpointError(f"{path}: no saved tree there")
@@ -840,7 +880,9 @@ class ProofTree:
                    safe_front=safe_front or bool(data.get("safe_front", False)),
                    profile=str(data.get("profile", DEFAULT_PROFILE)),
                    focus_leaves=int(data.get("focus_leaves", 0)) if focus_leaves is None
-                   else focus_leaves)
+                   else focus_leaves,
+                   seeds=tuple(str(p) for p in data.get("seeds", ())) if seeds is None
+                   else seeds)
         tree.nodes = nodes
         tree.index = {n.position: i for i, n in enumerate(nodes) if i != REPEAT}
         tree.certs = certs
