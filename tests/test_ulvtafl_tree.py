@@ -443,3 +443,34 @@ def test_a_focused_leaf_out_of_budget_ends_its_turn_without_the_wider_searches()
     assert bits[(True, 2)] == table_bits_for(1 << 29)
     assert bits[(True, 0)] == table_bits_for(3 << 27)
     assert bits[(False, 0)] == table_bits_for(1 << 27)
+
+
+# ply 37 of the horizon game (reports/ulvtafl-horizon.md): a focused proof of 250 positions
+HORIZON_37 = "W.W/..S/.SSSS.S/SSSS.S./.S.SSSS/S.S/.SS s"
+
+
+def test_seeds_reach_every_worker_and_stay_with_a_saved_tree(tmp_path: Path) -> None:
+    """A tree's seed files go to each worker (its threads, or Ray actors, get the same
+    arguments): a worker's leaf search of the seed's own root is proved at once, where an
+    unseeded worker needs a search; a saved tree keeps its seeds, and a certificate of the
+    other side is refused up front."""
+    from fleece.solver.ulvtafl.certificate import Certificate, bare, write_certificate
+    from fleece.solver.ulvtafl.prover import Prover
+
+    root = bare(parse_position(HORIZON_37))
+    prover = Prover(root, SHEEP, table_bits=18, safe_only=True, focus=2, profile="steps")
+    assert prover.run(nodes=3_000_000) == "proved"
+    strategy = prover.certificate()
+    assert strategy is not None
+    path = str(write_certificate(tmp_path / "h37.json.gz", Certificate(root, "sheep", strategy)))
+    kw = {"memory": "128M", "safe_leaves": True, "focus_leaves": 2, "profile": "steps"}
+    tree = ProofTree(root, SHEEP, seeds=(path,), **kw)  # type: ignore[arg-type]
+    seeded = Worker(*tree._worker_args()).search(HORIZON_37, 3_000_000)
+    plain = Worker(*ProofTree(root, SHEEP, **kw)._worker_args()).search(  # type: ignore[arg-type]
+        HORIZON_37, 3_000_000)
+    assert seeded["outcome"] == plain["outcome"] == "proved"
+    assert seeded["nodes"] < 100 < plain["nodes"]
+    tree.save(tmp_path / "tree")
+    assert ProofTree.load(tmp_path / "tree", memory="128M").seeds == (path,)
+    with pytest.raises(FleeceError, match="cannot seed this tree"):
+        ProofTree(parse_position(HORIZON_37), WOLVES, seeds=(path,))
