@@ -132,6 +132,8 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, help="budget a reply's search in seconds")
     ap.add_argument("--memory", default="8G", help="memory of each search")
     ap.add_argument("--workers", type=int, default=2, help="searches at a time")
+    ap.add_argument("--replies", help="search only these replies (comma-separated moves); "
+                                      "the others keep their rows")
     ap.add_argument("--report", required=True, help="write PATH.json and PATH.md")
     ap.add_argument("--render", action="store_true", help="only write PATH.md from PATH.json")
     args = ap.parse_args()
@@ -170,7 +172,12 @@ def main() -> None:
                      overwrite=True)
         atomic_write(base.with_suffix(".md"), render(data), overwrite=True)
 
-    todo = sorted((r for r in replies if r.get("outcome") != "proved"),
+    chosen = [m for m in (args.replies or "").split(",") if m]
+    unknown = set(chosen) - {r["move"] for r in replies}
+    if unknown:
+        ap.error(f"not a wolf move at ply {args.ply}: {', '.join(sorted(unknown))}")
+    todo = sorted((r for r in replies if r["outcome"] != "proved"
+                   and (not chosen or r["move"] in chosen)),
                   key=lambda r: r.get("nodes", 0))  # the least tried first
     stop = threading.Event()
     running: dict[Future[tuple[dict[str, Any], dict[str, str] | None]], dict[str, Any]] = {}

@@ -64,3 +64,15 @@ def test_a_reply_left_open_is_not_claimed_and_nothing_is_composed(tmp_path: Path
     assert "composed" not in data and not list(tmp_path.glob("*.cert.json.gz"))
     bad = _run(base, "--ply", "37")
     assert bad.returncode == 2 and "not a wolf-to-move position" in bad.stderr
+
+
+def test_replies_limits_the_searches_to_the_moves_named(tmp_path: Path) -> None:
+    base = tmp_path / "ply38"
+    run = _run(base, "--nodes", "3000000", "--replies", "c7-c6")
+    assert run.returncode == 0, run.stderr
+    rows = {r["move"]: r for r in
+            json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))["replies"]}
+    assert rows["c7-c6"]["outcome"] == "proved"
+    assert {rows[m]["outcome"] for m in rows if m != "c7-c6"} == {"waiting"}
+    bad = _run(base, "--replies", "a1-a2")
+    assert bad.returncode == 2 and "not a wolf move at ply 38: a1-a2" in bad.stderr
