@@ -39,6 +39,7 @@ from fleece.solver.ulvtafl.certificate import (
     write_certificate,
 )
 from fleece.solver.ulvtafl.prover import Prover
+from fleece.solver.ulvtafl.tree import read_seeds
 
 FOCUS = 2
 PROFILE = "steps"
@@ -56,9 +57,10 @@ def search(state: UlvState, seeds: list[Path], nodes: int | None, seconds: float
     prover = Prover(state, SHEEP, memory=memory, safe_only=True, focus=FOCUS,
                     profile=PROFILE)
     seeded = 0
-    for path in seeds:
-        for cert in read_certificates(path):
-            seeded += prover.seed(cert)
+    for path in seeds:  # each file re-checked once in the run however many searches it seeds
+        for cert, order in read_seeds(str(path)):
+            prover.check_seed(cert)
+            seeded += prover.record(order)
     t0 = time.perf_counter()
     outcome = "open"
     while outcome == "open" and not stop.is_set():  # a stop ends it within a step
