@@ -51,9 +51,10 @@ def cert_path(base: Path, name: str) -> Path:
 
 
 def search(state: UlvState, seeds: list[Path], nodes: int | None, seconds: float | None,
-           memory: str, stop: threading.Event) -> tuple[dict[str, Any], dict[str, str] | None]:
+           memory: str, stop: threading.Event,
+           name: str = "") -> tuple[dict[str, Any], dict[str, str] | None]:
     """One focused sheep-win search of a reply's position, seeded: its row and, when
-    proved, its re-checked strategy."""
+    proved, its re-checked strategy. A progress line on standard error each minute."""
     prover = Prover(state, SHEEP, memory=memory, safe_only=True, focus=FOCUS,
                     profile=PROFILE)
     seeded = 0
@@ -62,6 +63,7 @@ def search(state: UlvState, seeds: list[Path], nodes: int | None, seconds: float
             prover.check_seed(cert)
             seeded += prover.record(order)
     t0 = time.perf_counter()
+    shown = t0
     outcome = "open"
     while outcome == "open" and not stop.is_set():  # a stop ends it within a step
         left = None if seconds is None else seconds - (time.perf_counter() - t0)
@@ -73,6 +75,12 @@ def search(state: UlvState, seeds: list[Path], nodes: int | None, seconds: float
             outcome = "max-nodes"
             break
         outcome = prover.step(step)
+        if time.perf_counter() - shown >= 60:
+            shown = time.perf_counter()
+            pn, dn = prover.root_numbers()
+            print(f"{name}: {prover.nodes:,} nodes, root pn {pn} dn {dn}, table "
+                  f"{100 * prover.fill:.0f}% full, {shown - t0:,.0f} s", file=sys.stderr,
+                  flush=True)
     if outcome == "open":
         outcome = "interrupted"
     strategy = prover.certificate() if outcome == "proved" else None
@@ -193,7 +201,8 @@ def main() -> None:
                     print(f"{r['move']}: searching, {len(seeds)} seeds", file=sys.stderr,
                           flush=True)
                     running[pool.submit(search, parse_position(r["position"]), seeds,
-                                        args.nodes, args.seconds, args.memory, stop)] = r
+                                        args.nodes, args.seconds, args.memory, stop,
+                                        r["move"])] = r
                 done, _ = wait(list(running), return_when=FIRST_COMPLETED)
                 for f in done:
                     r = running.pop(f)
