@@ -111,7 +111,10 @@ def render(data: dict[str, Any]) -> str:
            f"sheep win with the sheep on safe moves within {FOCUS} king steps of a wolf "
            f"(`--safe-only --focus {FOCUS} --profile {PROFILE}`), seeded with the "
            "certificates already found (`--seed`); a reply counts as proved only with its "
-           "certificate, re-checked by the reference rules and kept beside this report.", "",
+           "certificate, re-checked by the reference rules and kept beside this report. "
+           "Seconds count the search after its seeding (each seed file's proof is "
+           "re-checked first, about 3 minutes for a million positions); \"earlier search\": "
+           "the certificate was beside the report before the run, which re-checked it.", "",
            "| wolf reply | position | outcome | nodes | seconds | seeds | proof size |",
            "|---|---|---|---|---|---|---|"]
     for r in data["replies"]:
@@ -148,6 +151,8 @@ def main() -> None:
     ap.add_argument("--render", action="store_true", help="only write PATH.md from PATH.json")
     args = ap.parse_args()
     base = Path(args.report)
+    if args.render and not base.with_suffix(".json").exists():
+        ap.error(f"{base.with_suffix('.json')}: no report to render")
     if args.render:
         saved = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
         atomic_write(base.with_suffix(".md"), render(saved), overwrite=True)
