@@ -320,7 +320,9 @@ def _proof_progress() -> tuple[Any, Any]:
             return (f"{info.get('nodes', 0):,} nodes, {info.get('nodes_per_second', 0):,} "
                     f"nodes/s, {info.get('open', '?')} units open")
         where = (f"{info['tree_nodes']:,} positions in the tree" if "tree_nodes" in info
-                 else f"table {100 * info['table_fill']:.0f}% full")
+                 else f"table {100 * info['table_fill']:.0f}% full"
+                 + (f", proof store {100 * info['store_fill']:.0f}% full"
+                    if "store_fill" in info else ""))
         return (f"{info['nodes']:,} nodes, {info['nodes_per_second']:,} nodes/s, root pn "
                 f"{_num(info['proof_number'])} dn {_num(info['disproof_number'])}, {where}, "
                 f"{info['seconds']:,.0f} s")

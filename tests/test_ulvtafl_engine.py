@@ -39,7 +39,14 @@ from fleece.solver.ulvtafl.certificate import (
     proof_order,
 )
 from fleece.solver.ulvtafl.legacy import LegacyProofSearch
-from fleece.solver.ulvtafl.prover import CheckpointError, Prover, mirror_points
+from fleece.solver.ulvtafl.prover import (
+    BUFFER_BYTES,
+    CheckpointError,
+    Prover,
+    mirror_points,
+    store_entries,
+    table_bits_for,
+)
 from fleece.solver.ulvtafl.search import retro_solve
 
 
@@ -478,3 +485,26 @@ def test_a_seeded_certificate_counts_as_proved_and_a_proof_runs_through_it() -> 
     other = initial_state(UlvtaflOptions(setup=17, rules=Rules(orthogonal=True)))
     with pytest.raises(FleeceError, match="other rules"):
         Prover(other, SHEEP, table_bits=12).seed(cert)
+
+
+@pytest.mark.parametrize("memory", ["10M", "40M", "64M", "100M"])
+def test_the_proof_store_takes_the_memory_the_table_leaves(memory: str) -> None:
+    """Within a memory budget the store is the largest power of two that fits beside the
+    table (never less than a quarter of the table): the whole search fits the budget, a
+    store twice as large would not, and the store's size does not change the search."""
+    budget = parse_memory(memory)
+    prover = Prover(parse_position(HORIZON_37), SHEEP, memory=memory, safe_only=True,
+                    focus=2, profile="steps")
+    bits = table_bits_for(budget)
+    rows = prover.ps.shape[0]
+    assert rows == store_entries(bits, budget) >= (1 << bits) // 4
+    assert rows & (rows - 1) == 0
+    assert BUFFER_BYTES + prover.tt.nbytes + prover.ps.nbytes <= budget
+    assert BUFFER_BYTES + prover.tt.nbytes + 2 * prover.ps.nbytes > budget
+    small = Prover(parse_position(HORIZON_37), SHEEP, table_bits=bits, safe_only=True,
+                   focus=2, profile="steps")
+    assert small.ps.shape[0] == max(1 << 10, (1 << bits) // 4)
+    assert prover.run(nodes=3_000_000) == small.run(nodes=3_000_000)
+    assert prover.nodes == small.nodes and prover.root_numbers() == small.root_numbers()
+    info = prover.progress_info()
+    assert 0 < info["store_fill"] == round(int(prover.ctr[7]) / rows, 4) <= 1

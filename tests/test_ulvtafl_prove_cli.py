@@ -115,8 +115,7 @@ def test_a_proof_its_store_could_not_hold_is_not_claimed(
     full = invoke([*args, "--json"])
     assert full.exit_code == 0, full.stderr
     assert json.loads(full.stdout)["proofs_unrecorded"] == 0
-    monkeypatch.setattr(prover, "STORE_MIN", 16)
-    monkeypatch.setattr(prover, "STORE_SHARE", 1 << 40)
+    monkeypatch.setattr(prover, "store_entries", lambda bits, memory=None: 16)
     small = invoke([*args, "--json"])
     assert small.exit_code == 1, small.stderr
     report = json.loads(small.stdout)

@@ -31,9 +31,10 @@ from fleece.solver.ulvtafl.budget import BudgetError, check_positive, require, r
 from fleece.solver.ulvtafl.certificate import Certificate, proof_order
 
 SIDE = ("wolves", "sheep")
-ENTRY_BYTES = 32 + 16 // 4  # a table entry (key, phi, delta, work, fingerprint) and its
-# share of the proof store (a quarter as many entries of 16 bytes)
-STORE_SHARE = 4
+TABLE_ENTRY_BYTES = 32  # a table entry: key, phi, delta, work and fingerprint
+STORE_ENTRY_BYTES = 16  # a proof-store entry: key, ordinal and height
+STORE_SHARE = 4  # the store has at least a quarter as many entries as the table
+ENTRY_BYTES = TABLE_ENTRY_BYTES + STORE_ENTRY_BYTES // STORE_SHARE  # with its store share
 STORE_MIN = 1 << 10  # the smallest proof store, in entries
 BUFFER_BYTES = 8 * e.KID_COLS * e.STACK  # the per-search child buffer
 MIN_TABLE_BITS = 10
@@ -86,6 +87,19 @@ def table_bits_for(memory: int) -> int:
     return bits
 
 
+def store_entries(table_bits: int, memory: int | None = None) -> int:
+    """The proof store's size: a quarter of the table's entries, or, within a memory budget,
+    the largest power of two that the memory left beside the table holds (a long search
+    records more proofs than it keeps table entries, and a full store loses proofs and
+    slows every lookup)."""
+    store = max(STORE_MIN, (1 << table_bits) // STORE_SHARE)
+    if memory is not None:
+        left = memory - BUFFER_BYTES - (TABLE_ENTRY_BYTES << table_bits)
+        while STORE_ENTRY_BYTES * store * 2 <= left:
+            store *= 2
+    return store
+
+
 def grid_state(state: UlvState) -> tuple[int, int, int]:
     """(sheep, wolves, side) of a state on the engine's grid."""
     return e.to_grid(state.sheep), e.to_grid(state.wolves), state.to_move
@@ -114,6 +128,7 @@ class Prover:
                  read_store: bool = True, focus: int = 0) -> None:
         check_options(attacker, profile, safe_only, forward_only, focus)
         budget = resolve(memory)
+        derived = table_bits is None
         if table_bits is None:
             table_bits = table_bits_for(budget)
         elif memory is not None:
@@ -141,8 +156,8 @@ class Prover:
         # nodes, deepest ply, depth cuts, buffer overflows, table fill, proofs the store had
         # no room for, proofs, store fill
         self.ctr = np.zeros(8, dtype=np.int64)
-        self.ps = np.zeros((max(STORE_MIN, self.tt.shape[0] // STORE_SHARE), 2),
-                           dtype=np.int64)
+        self.ps = np.zeros((store_entries(table_bits, budget if memory is not None
+                                          or derived else None), 2), dtype=np.int64)
         self.checks = 0
         self.seconds = 0.0
         self.trace: list[dict[str, Any]] = []
@@ -158,6 +173,11 @@ class Prover:
     def fill(self) -> float:
         """The share of table entries in use."""
         return float(self.ctr[4]) / int(self.tt.shape[0])
+
+    @property
+    def store_fill(self) -> float:
+        """The share of proof-store entries in use (near 1, proofs find no room)."""
+        return float(self.ctr[7]) / int(self.ps.shape[0])
 
     def root_numbers(self) -> tuple[int, int]:
         """The root's (proof number, disproof number) for the attacker's win."""
@@ -308,6 +328,7 @@ class Prover:
         return {"nodes": self.nodes, "seconds": round(self.seconds, 1),
                 "nodes_per_second": round(rate), "proof_number": pn,
                 "disproof_number": dn, "table_fill": round(self.fill, 4),
+                "store_fill": round(self.store_fill, 4),
                 "deepest_ply": int(self.ctr[1]), "outcome": self.outcome()}
 
     def _check_disproof(self) -> int:
@@ -470,6 +491,9 @@ class Prover:
                 tt = data["tt"]
                 ps = data["ps"]
                 ctr = data["ctr"]
+                if memory is not None:  # its store may have had memory beside the table
+                    require(BUFFER_BYTES + tt.nbytes + ps.nbytes, resolve(memory),
+                            "the checkpoint's table and proof store")
         except (CheckpointError, BudgetError):
             raise
         except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError,
