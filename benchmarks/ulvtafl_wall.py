@@ -123,7 +123,8 @@ def render(data: dict[str, Any]) -> str:
         secs = f"{r['seconds']:,.0f}" if "seconds" in r else ""
         seeds = ", ".join(r.get("seeds", [])) or "none"
         size = f"{r['proof_size']:,}" if "proof_size" in r else ""
-        out.append(f"| {r['move']} | `{r['position']}` | {r['outcome']} | {nodes} | {secs} "
+        outcome = "not searched by this report" if r["outcome"] == "waiting" else r["outcome"]
+        out.append(f"| {r['move']} | `{r['position']}` | {outcome} | {nodes} | {secs} "
                    f"| {seeds if 'nodes' in r else ''} | {size} |")
     out.append("")
     proved = sum(r["outcome"] == "proved" for r in data["replies"])
