@@ -92,9 +92,7 @@ def _walk(root: UlvState, winner: str, strategy: dict[str, str],
                     raise CertificateError(f"{position_text(state)}: the line ends "
                                            f"{state.result or 'unfinished'}, not a {winner} "
                                            "win")
-                if stack:  # a finished child: height 0
-                    stack[-1] = (*stack[-1][:2], max(stack[-1][2], 0))
-                continue
+                continue  # a finished child: height 0, which leaves its parent's as it is
             if state.key in verified:
                 stack.pop()
                 if stack:
