@@ -90,6 +90,8 @@ def search(state: UlvState, seeds: list[Path], nodes: int | None, seconds: float
     row["outcome"], size = settle(outcome, bare(state), "sheep", strategy)
     if size is not None:
         row["proof_size"] = size
+    else:  # where the search stands
+        row["proof_number"], row["disproof_number"] = (int(x) for x in prover.root_numbers())
     return row, strategy if size is not None else None
 
 
@@ -124,6 +126,8 @@ def render(data: dict[str, Any]) -> str:
         seeds = ", ".join(r.get("seeds", [])) or "none"
         size = f"{r['proof_size']:,}" if "proof_size" in r else ""
         outcome = "not searched by this report" if r["outcome"] == "waiting" else r["outcome"]
+        if "proof_number" in r:
+            outcome += f" (root pn {r['proof_number']}, dn {r['disproof_number']})"
         out.append(f"| {r['move']} | `{r['position']}` | {outcome} | {nodes} | {secs} "
                    f"| {seeds if 'nodes' in r else ''} | {size} |")
     out.append("")

@@ -61,6 +61,8 @@ def test_a_reply_left_open_is_not_claimed_and_nothing_is_composed(tmp_path: Path
     assert run.returncode == 0, run.stderr
     data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
     assert {r["outcome"] for r in data["replies"]} == {"max-nodes"}
+    assert all(r["proof_number"] > 0 and r["disproof_number"] > 0 for r in data["replies"])
+    assert "max-nodes (root pn " in base.with_suffix(".md").read_text(encoding="utf-8")
     assert "composed" not in data and not list(tmp_path.glob("*.cert.json.gz"))
     bad = _run(base, "--ply", "37")
     assert bad.returncode == 2 and "not a wolf-to-move position" in bad.stderr
