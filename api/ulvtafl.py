@@ -542,7 +542,9 @@ def prove(request: ProveRequest,
             prover = Prover(state, attacker, memory=memory, safe_only=request.safe_only,
                             forward_only=request.forward_only, profile=request.profile,
                             focus=request.focus)
-        seeded = _seed(prover, request.seeds, progress) if request.seeds else ABSENT
+        seeded = prover.seed_files(request.seeds, None if progress is None else (
+            lambda path, cert: progress({"seeding": path, "positions": len(cert.strategy)}))
+        ) if request.seeds else ABSENT
         outcome = prover.run(nodes=request.max_nodes, seconds=request.seconds,
                              progress=progress, checkpoint=request.checkpoint)
         info = prover.progress_info()
@@ -567,21 +569,6 @@ def prove(request: ProveRequest,
                        proof_positions=checked, certificate_file=written,
                        proofs_unrecorded=unrecorded, seeded=seeded, units=units,
                        tree=tree)
-
-
-def _seed(prover: Any, files: tuple[str, ...],
-          progress: Callable[[dict[str, Any]], None] | None) -> int:
-    """Add the proofs of the certificate files to the prover's store (each re-checked by
-    the reference rules first): the positions added."""
-    from fleece.solver.ulvtafl.certificate import read_certificates
-
-    added = 0
-    for path in files:
-        for cert in read_certificates(path):
-            if progress is not None:
-                progress({"seeding": path, "positions": len(cert.strategy)})
-            added += prover.seed(cert)
-    return added
 
 
 def _refuse_saved(request: ProveRequest, name: str, what: str) -> None:

@@ -39,7 +39,6 @@ from fleece.solver.ulvtafl.certificate import (
     write_certificate,
 )
 from fleece.solver.ulvtafl.prover import Prover
-from fleece.solver.ulvtafl.tree import read_seeds
 
 FOCUS = 2
 PROFILE = "steps"
@@ -57,11 +56,8 @@ def search(state: UlvState, seeds: list[Path], nodes: int | None, seconds: float
     proved, its re-checked strategy. A progress line on standard error each minute."""
     prover = Prover(state, SHEEP, memory=memory, safe_only=True, focus=FOCUS,
                     profile=PROFILE)
-    seeded = 0
-    for path in seeds:  # each file re-checked once in the run however many searches it seeds
-        for cert, order in read_seeds(str(path)):
-            prover.check_seed(cert)
-            seeded += prover.record(order)
+    # each file re-checked once in the run however many searches it seeds
+    seeded = prover.seed_files([str(p) for p in seeds])
     t0 = time.perf_counter()
     shown = t0
     outcome = "open"

@@ -17,6 +17,8 @@ from __future__ import annotations
 import gzip
 import json
 import random
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -118,6 +120,26 @@ def _walk(root: UlvState, winner: str, strategy: dict[str, str],
             if stack:
                 stack[-1] = (*stack[-1][:2], max(stack[-1][2], high + 1))
     return verified
+
+
+Seed = tuple["Certificate", list[tuple[int, int, int, int]]]
+_SEEDS: dict[str, list[Seed]] = {}
+_SEEDS_LOCK = threading.Lock()
+
+
+def read_seeds(path: str, before: Callable[[Certificate], None] | None = None) -> list[Seed]:
+    """The certificates of a seed file, each with its verified proof (proof_order), read
+    and checked once in this process however many searches it seeds; `before` sees each
+    certificate before its proof is checked (when it is not known yet)."""
+    with _SEEDS_LOCK:
+        if path not in _SEEDS:
+            seeds = []
+            for cert in read_certificates(path):
+                if before is not None:
+                    before(cert)
+                seeds.append((cert, proof_order(cert.root, cert.winner, cert.strategy)))
+            _SEEDS[path] = seeds
+        return _SEEDS[path]
 
 
 def settle(outcome: str, root: UlvState, winner: str,

@@ -28,7 +28,7 @@ from fleece.rules.ulvtafl.geometry import KING_DIAMETER
 from fleece.rules.ulvtafl.notation import board_text, parse_position, position_text
 from fleece.solver.ulvtafl import engine as e
 from fleece.solver.ulvtafl.budget import BudgetError, check_positive, require, resolve
-from fleece.solver.ulvtafl.certificate import Certificate, proof_order
+from fleece.solver.ulvtafl.certificate import Certificate, proof_order, read_seeds
 
 SIDE = ("wolves", "sheep")
 TABLE_ENTRY_BYTES = 32  # a table entry: key, phi, delta, work and fingerprint
@@ -128,7 +128,8 @@ class Prover:
                  read_store: bool = True, focus: int = 0) -> None:
         check_options(attacker, profile, safe_only, forward_only, focus)
         budget = resolve(memory)
-        derived = table_bits is None
+        # the store takes the memory the table leaves, unless the table's size was given
+        store_budget = budget if memory is not None or table_bits is None else None
         if table_bits is None:
             table_bits = table_bits_for(budget)
         elif memory is not None:
@@ -156,8 +157,7 @@ class Prover:
         # nodes, deepest ply, depth cuts, buffer overflows, table fill, proofs the store had
         # no room for, proofs, store fill
         self.ctr = np.zeros(8, dtype=np.int64)
-        self.ps = np.zeros((store_entries(table_bits, budget if memory is not None
-                                          or derived else None), 2), dtype=np.int64)
+        self.ps = np.zeros((store_entries(table_bits, store_budget), 2), dtype=np.int64)
         self.checks = 0
         self.seconds = 0.0
         self.trace: list[dict[str, Any]] = []
@@ -232,6 +232,23 @@ class Prover:
         added (a position already recorded, or one the store had no room for, is not)."""
         self.check_seed(cert)
         return self.record(proof_order(cert.root, cert.winner, cert.strategy))
+
+    def seed_files(self, paths: tuple[str, ...] | list[str],
+                   notify: Callable[[str, Certificate], None] | None = None) -> int:
+        """Seed with every certificate of the files (certificate.read_seeds: each file
+        re-checked once a process; `notify` hears of each before it is checked): the
+        positions added."""
+        added = 0
+        for path in paths:
+            def before(cert: Certificate, path: str = path) -> None:
+                self.check_seed(cert)  # refused before the long check
+                if notify is not None:
+                    notify(path, cert)
+
+            for cert, order in read_seeds(str(path), before):
+                self.check_seed(cert)
+                added += self.record(order)
+        return added
 
     def check_seed(self, cert: Certificate) -> None:
         """Refuse (FleeceError) a seed certificate of the other side or of other rules."""

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import threading
 from collections.abc import Callable
 from concurrent.futures import ALL_COMPLETED, FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -53,14 +52,7 @@ from fleece.rules.ulvtafl.game import SHEEP, UlvState, wolf_captures
 from fleece.rules.ulvtafl.notation import parse_position, position_text
 from fleece.solver.ulvtafl import engine as e
 from fleece.solver.ulvtafl.budget import check_positive, resolve
-from fleece.solver.ulvtafl.certificate import (
-    Certificate,
-    bare,
-    check_certificate,
-    proof_order,
-    read_certificates,
-    write_json,
-)
+from fleece.solver.ulvtafl.certificate import bare, check_certificate, read_seeds, write_json
 from fleece.solver.ulvtafl.parallel import mirror_move, mirror_position, start_ray
 from fleece.solver.ulvtafl.prover import (
     DEFAULT_PROFILE,
@@ -148,21 +140,6 @@ def worker_bits(memory: int, safe: bool, focus: int = 0) -> dict[Kind, int]:
     return bits
 
 
-Seed = tuple[Certificate, list[tuple[int, int, int, int]]]
-_SEEDS: dict[str, list[Seed]] = {}
-_SEEDS_LOCK = threading.Lock()
-
-
-def read_seeds(path: str) -> list[Seed]:
-    """The certificates of a seed file, each with its verified proof (proof_order), read
-    and checked once in this process however many searches it seeds."""
-    with _SEEDS_LOCK:
-        if path not in _SEEDS:
-            _SEEDS[path] = [(c, proof_order(c.root, c.winner, c.strategy))
-                            for c in read_certificates(path)]
-        return _SEEDS[path]
-
-
 class Worker:
     """One back-end searcher: a Prover per leaf kind (focused, safe-only, unrestricted, as
     asked), each retargeted from leaf to leaf so its table carries over, and each seeded
@@ -183,10 +160,7 @@ class Worker:
         if prover is None:
             prover = Prover(state, self.attacker, table_bits=self.bits[kind],
                             safe_only=kind[0], focus=kind[1], profile=self.profile)
-            for path in self.seeds:
-                for cert, order in read_seeds(path):
-                    prover.check_seed(cert)
-                    prover.record(order)
+            prover.seed_files(self.seeds)
             self.provers[kind] = prover
         else:
             prover.retarget(state)
