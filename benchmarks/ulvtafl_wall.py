@@ -21,7 +21,6 @@ import json
 import shlex
 import sys
 import threading
-import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any
@@ -42,6 +41,7 @@ from fleece.solver.ulvtafl.prover import Prover
 
 FOCUS = 2
 PROFILE = "steps"
+STEP = 20_000_000  # nodes a step of Prover.run (part of the search: the report's ran so)
 
 
 def cert_path(base: Path, name: str) -> Path:
@@ -58,30 +58,18 @@ def search(state: UlvState, seeds: list[Path], nodes: int | None, seconds: float
                     profile=PROFILE)
     # each file re-checked once in the run however many searches it seeds
     seeded = prover.seed_files([str(p) for p in seeds])
-    t0 = time.perf_counter()
-    shown = t0
-    outcome = "open"
-    while outcome == "open" and not stop.is_set():  # a stop ends it within a step
-        left = None if seconds is None else seconds - (time.perf_counter() - t0)
-        if left is not None and left <= 0:
-            outcome = "timeout"
-            break
-        step = 20_000_000 if nodes is None else min(20_000_000, nodes - prover.nodes)
-        if step <= 0:
-            outcome = "max-nodes"
-            break
-        outcome = prover.step(step)
-        if time.perf_counter() - shown >= 60:
-            shown = time.perf_counter()
-            pn, dn = prover.root_numbers()
-            print(f"{name}: {prover.nodes:,} nodes, root pn {pn} dn {dn}, table "
-                  f"{100 * prover.fill:.0f}% full, {shown - t0:,.0f} s", file=sys.stderr,
-                  flush=True)
-    if outcome == "open":
-        outcome = "interrupted"
+
+    def show(info: dict[str, Any]) -> None:
+        print(f"{name}: {info['nodes']:,} nodes, root pn {info['proof_number']} dn "
+              f"{info['disproof_number']}, table {100 * info['table_fill']:.0f}% full, "
+              f"{info['seconds']:,.0f} s", file=sys.stderr, flush=True)
+
+    # a stop (Ctrl-C in the main thread) ends it within a step
+    outcome = prover.run(nodes, seconds, progress=show, report_every=60, step=STEP,
+                         stop=stop)
     strategy = prover.certificate() if outcome == "proved" else None
     row: dict[str, Any] = {"nodes": prover.nodes,
-                           "seconds": round(time.perf_counter() - t0, 1),
+                           "seconds": round(prover.seconds, 1),
                            "seeds": [p.name for p in seeds], "seeded": seeded}
     row["outcome"], size = settle(outcome, bare(state), "sheep", strategy)
     if size is not None:

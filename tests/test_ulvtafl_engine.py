@@ -364,6 +364,28 @@ def test_time_budget_is_read_between_chunks(monkeypatch: pytest.MonkeyPatch) -> 
     assert 0 < prover.nodes <= 3 * mod.CHUNK
 
 
+
+def test_a_run_searches_in_steps_of_its_step_and_stops_on_its_event() -> None:
+    """run(step=N) is the search of step(N) calls to the end (the same nodes to the
+    proof: each step restarts from the root, so the step is part of the search); a set
+    `stop` event ends a run before its first step, and a step of zero is refused."""
+    import threading
+
+    state = initial_state(UlvtaflOptions(setup=17))
+    by_hand = Prover(state, SHEEP, table_bits=20)
+    while by_hand.outcome() == "open":
+        by_hand.step(250_000)
+    run = Prover(state, SHEEP, table_bits=20)
+    assert run.run(step=250_000) == "proved"
+    assert run.nodes == by_hand.nodes
+    stop = threading.Event()
+    stop.set()
+    stopped = Prover(state, SHEEP, table_bits=16)
+    assert stopped.run(nodes=1_000_000, stop=stop) == "interrupted"
+    assert stopped.nodes == 0
+    with pytest.raises(BudgetError, match="the step"):
+        Prover(state, SHEEP, table_bits=12).run(step=0)
+
 def test_memory_budget_sizes_the_table_and_refuses_what_cannot_fit() -> None:
     state = initial_state(UlvtaflOptions(setup=13))
     small = Prover(state, SHEEP, memory="64M")

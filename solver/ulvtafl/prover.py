@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import threading
 import time
 import zipfile
 from collections.abc import Callable
@@ -314,25 +315,31 @@ class Prover:
 
     def run(self, nodes: int | None = None, seconds: float | None = None,
             progress: Progress | None = None, checkpoint: str | Path | None = None,
-            every: float = 600.0, report_every: float = 10.0) -> str:
-        """Search within a budget of nodes and/or seconds (None: until settled); the clock
-        is read every ~0.2 s of work, so a time budget holds within a fraction of a
-        second. `progress` gets a dict every `report_every` seconds (nodes, nodes/s, root
-        pn/dn, table fill); with `checkpoint` the state is saved there every `every`
-        seconds and at the end. Ctrl-C stops cleanly (checkpoint written) and returns
-        "interrupted"."""
+            every: float = 600.0, report_every: float = 10.0, step: int = CHUNK,
+            stop: threading.Event | None = None) -> str:
+        """Search within a budget of nodes and/or seconds (None: until settled), `step`
+        nodes at a time: the clock and `stop` are read between steps (the default step is
+        well under a second of work). `progress` gets a dict every `report_every` seconds
+        (nodes, nodes/s, root pn/dn, table fill); with `checkpoint` the state is saved
+        there every `every` seconds and at the end. Ctrl-C, or `stop` set by another
+        thread, ends it cleanly (checkpoint written) with "interrupted". Each step starts
+        again from the root with fresh thresholds, so the step is part of the search: the
+        same nodes and step give the same search, another step another one."""
+        check_positive("the step", step)
         clock = RunClock(self, self.nodes, nodes, seconds, progress, checkpoint, every,
                          report_every)
         why = "open"
         try:
             while self.outcome() == "open":
                 why = clock.spent(self.nodes)
+                if stop is not None and stop.is_set():
+                    why = "interrupted"
                 if why != "open":
                     break
-                step = CHUNK  # by nodes alone: the same budget gives the same search
+                size = step
                 if nodes is not None:
-                    step = min(step, nodes - (self.nodes - clock.start))
-                self.step(step)
+                    size = min(size, nodes - (self.nodes - clock.start))
+                self.step(size)
                 clock.tick()
         except KeyboardInterrupt:
             why = "interrupted"
