@@ -20,6 +20,7 @@ from fleece.solver.ulvtafl.certificate import (
     check_file,
     longest_line,
     read_certificates,
+    read_seeds,
     sample_check,
     settle,
     write_certificate,
@@ -150,6 +151,25 @@ def test_certificate_files_round_trip_and_refuse_overwrites(tmp_path: Path) -> N
     with pytest.raises(CertificateError) as info:
         read_certificates(tmp_path / "junk.gz")
     assert "\n" not in str(info.value)
+
+
+def test_seed_files_are_checked_once_until_they_change(tmp_path: Path) -> None:
+    """read_seeds keeps a file's verified proof for the process (one check however many
+    searches it seeds) and checks it again once the file is replaced."""
+    import os
+
+    cert = _small()
+    path = write_certificate(tmp_path / "seed.json.gz", cert)
+    seen: list[Certificate] = []
+    first = read_seeds(str(path), seen.append)
+    assert read_seeds(str(path), seen.append) is first and len(seen) == 1
+    ((back, order),) = first
+    assert back.strategy == cert.strategy and len(order) >= cert.check()
+    write_certificate(path, cert, overwrite=True)
+    os.utime(path, ns=(1, 1))  # a replaced file: another modification time
+    again = read_seeds(str(path), seen.append)
+    assert again is not first and len(seen) == 2
+    assert read_seeds(str(path), seen.append) is again
 
 
 def test_mirror_of_a_mirror_is_the_same() -> None:

@@ -472,5 +472,6 @@ def test_seeds_reach_every_worker_and_stay_with_a_saved_tree(tmp_path: Path) -> 
     assert seeded["nodes"] < 100 < plain["nodes"]
     tree.save(tmp_path / "tree")
     assert ProofTree.load(tmp_path / "tree", memory="128M").seeds == (path,)
-    with pytest.raises(FleeceError, match="cannot seed this tree"):
+    with pytest.raises(FleeceError, match="sheep's win cannot seed a search for the") as info:
         ProofTree(parse_position(HORIZON_37), WOLVES, seeds=(path,))
+    assert info.value.source == path

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import random
 import threading
 from collections.abc import Callable
@@ -123,23 +124,31 @@ def _walk(root: UlvState, winner: str, strategy: dict[str, str],
 
 
 Seed = tuple["Certificate", list[tuple[int, int, int, int]]]
-_SEEDS: dict[str, list[Seed]] = {}
+_SEEDS: dict[str, tuple[tuple[int, int], list[Seed]]] = {}  # real path: (stamp, seeds)
 _SEEDS_LOCK = threading.Lock()
 
 
 def read_seeds(path: str, before: Callable[[Certificate], None] | None = None) -> list[Seed]:
     """The certificates of a seed file, each with its verified proof (proof_order), read
-    and checked once in this process however many searches it seeds; `before` sees each
-    certificate before its proof is checked (when it is not known yet)."""
+    and checked once in this process however many searches it seeds, and again when the
+    file changes (its size or modification time); `before` sees each certificate before
+    its proof is checked (when it is not known yet)."""
+    real = os.path.realpath(path)
+    try:
+        info = os.stat(real)
+        stamp = (info.st_mtime_ns, info.st_size)
+    except OSError:
+        stamp = (-1, -1)  # read_certificates says what is wrong
     with _SEEDS_LOCK:
-        if path not in _SEEDS:
+        known = _SEEDS.get(real)
+        if known is None or known[0] != stamp:
             seeds = []
             for cert in read_certificates(path):
                 if before is not None:
                     before(cert)
                 seeds.append((cert, proof_order(cert.root, cert.winner, cert.strategy)))
-            _SEEDS[path] = seeds
-        return _SEEDS[path]
+            _SEEDS[real] = (stamp, seeds)
+        return _SEEDS[real][1]
 
 
 def settle(outcome: str, root: UlvState, winner: str,

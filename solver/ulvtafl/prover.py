@@ -24,7 +24,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from fleece.rules.errors import FleeceError
-from fleece.rules.ulvtafl.game import SHEEP, Move, UlvState, apply_move
+from fleece.rules.ulvtafl.game import SHEEP, Move, Rules, UlvState, apply_move
 from fleece.rules.ulvtafl.geometry import KING_DIAMETER
 from fleece.rules.ulvtafl.notation import board_text, parse_position, position_text
 from fleece.solver.ulvtafl import engine as e
@@ -76,6 +76,19 @@ def check_options(attacker: int, profile: str, safe_only: bool, forward_only: bo
         field = "safe_only" if safe_only else "forward_only" if forward_only else "focus"
         raise FleeceError("only the sheep's moves can be restricted (safe_only, "
                           "forward_only, focus)", field=field)
+
+
+def refuse_seed(cert: Certificate, attacker: int, rules: Rules) -> None:
+    """Refuse, in one line, a seed certificate of the other side's win or of other rules
+    than the search's: its proofs would not be proofs of this search."""
+    if cert.winner != SIDE[attacker]:
+        whose = {"sheep": "sheep's", "wolves": "wolves'"}
+        raise FleeceError(f"a certificate of the {whose.get(cert.winner, cert.winner)} win "
+                          f"cannot seed a search for the {whose[SIDE[attacker]]} win",
+                          field="seeds")
+    if cert.root.rules != rules:
+        raise FleeceError("the certificate is of other rules than the search",
+                          field="seeds")
 
 
 def table_bits_for(memory: int) -> int:
@@ -253,12 +266,7 @@ class Prover:
 
     def check_seed(self, cert: Certificate) -> None:
         """Refuse (FleeceError) a seed certificate of the other side or of other rules."""
-        if cert.winner != SIDE[self.attacker]:
-            raise FleeceError(f"a certificate of a {cert.winner} win cannot seed a search "
-                              f"for the {SIDE[self.attacker]}' win", field="seeds")
-        if cert.root.rules != self.state.rules:
-            raise FleeceError("the certificate is of other rules than the search",
-                              field="seeds")
+        refuse_seed(cert, self.attacker, self.state.rules)
 
     def record(self, order: list[tuple[int, int, int, int]]) -> int:
         """Record the positions of a verified proof (certificate.proof_order: children

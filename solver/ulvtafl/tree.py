@@ -52,7 +52,13 @@ from fleece.rules.ulvtafl.game import SHEEP, UlvState, wolf_captures
 from fleece.rules.ulvtafl.notation import parse_position, position_text
 from fleece.solver.ulvtafl import engine as e
 from fleece.solver.ulvtafl.budget import check_positive, resolve
-from fleece.solver.ulvtafl.certificate import bare, check_certificate, read_seeds, write_json
+from fleece.solver.ulvtafl.certificate import (
+    Certificate,
+    bare,
+    check_certificate,
+    read_seeds,
+    write_json,
+)
 from fleece.solver.ulvtafl.parallel import mirror_move, mirror_position, start_ray
 from fleece.solver.ulvtafl.prover import (
     DEFAULT_PROFILE,
@@ -61,6 +67,7 @@ from fleece.solver.ulvtafl.prover import (
     Prover,
     RunClock,
     check_options,
+    refuse_seed,
     table_bits_for,
 )
 
@@ -319,11 +326,14 @@ class ProofTree:
         self.profile = profile
         self.seeds = seeds  # certificate files whose proofs every leaf search starts with
         for path in seeds:  # read and verified here once, so a bad one stops nothing later
-            for cert, _ in read_seeds(path):
-                if cert.winner != SIDE[attacker] or cert.root.rules != root.rules:
-                    raise FleeceError(f"{path}: a certificate of a {cert.winner} win under "
-                                      "other rules or for the other side cannot seed this "
-                                      "tree", field="seeds")
+            def refuse(cert: Certificate, path: str = path) -> None:
+                try:
+                    refuse_seed(cert, attacker, root.rules)
+                except FleeceError as err:
+                    raise FleeceError(err.message, field="seeds", source=path) from None
+
+            for cert, _ in read_seeds(path, refuse):  # refused before its proof is walked
+                refuse(cert)
         self.nodes: list[Node] = [Node("", False, INF, 0, True)]
         self.index: dict[str, int] = {}
         self.certs: list[dict[str, str]] = []
