@@ -3,6 +3,7 @@ reachable set, and the proof-number search with its table, budget and soundness 
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -13,7 +14,7 @@ from fleece.rules.ulvtafl.game import SHEEP, WOLVES, Move, Rules, UlvState, appl
 from fleece.solver.ulvtafl import kernels as k
 from fleece.solver.ulvtafl.certificate import check_certificate
 from fleece.solver.ulvtafl.certificate import longest_line as certificate_line
-from fleece.solver.ulvtafl.prover import Prover
+from fleece.solver.ulvtafl.prover import CHUNK, Prover
 from fleece.solver.ulvtafl.tables import move_tables
 
 SIDE = ("wolves", "sheep")
@@ -243,11 +244,15 @@ class ProofSearch(Prover):
 
     def run(self, nodes: int | None = None, seconds: float | None = None,
             progress: Any = None, checkpoint: Any = None, every: float = 600.0,
-            report_every: float = 10.0) -> str:
-        """Search about `nodes` more nodes; the outcome so far."""
-        if seconds is None and progress is None and checkpoint is None and nodes is not None:
+            report_every: float = 10.0, step: int = CHUNK,
+            stop: threading.Event | None = None) -> str:
+        """Search about `nodes` more nodes (in one step when no other budget, report or
+        stop is asked for); the outcome so far."""
+        if (seconds is None and progress is None and checkpoint is None and stop is None
+                and nodes is not None):
             return self.step(nodes)
-        return super().run(nodes, seconds, progress, checkpoint, every, report_every)
+        return super().run(nodes, seconds, progress, checkpoint, every, report_every, step,
+                           stop)
 
 
 def mover(state: UlvState) -> str:
