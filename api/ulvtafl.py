@@ -392,9 +392,10 @@ class ProveRequest(PositionRequest):
     so does `focus` > 0 (the sheep move within `focus` king steps of a wolf, plus a few
     tempo moves away from the wolves), which with `tree` is each leaf's first search
     instead. `profile` picks the initial proof numbers ("mobility", "paddock" or "steps":
-    see prover.PROFILES). `tree` grows a proof-number tree over df-pn searches of at most
-    `leaf_max` nodes a leaf (the first `leaf_nodes`), for proofs too large for one table;
-    `checkpoint` is then its folder
+    see prover.PROFILES) and `epsilon` df-pn's 1+epsilon (a multiple of 1/64 up to 4; a
+    search resumes only with its own, a tree's leaves take the one given). `tree` grows a
+    proof-number tree over df-pn searches of at most `leaf_max` nodes a leaf (the first
+    `leaf_nodes`), for proofs too large for one table; `checkpoint` is then its folder
     (any number of workers), `safe_leaves` searches each leaf with the sheep on safe
     moves first (the unrestricted search where that fails) and `safe_front` gives the
     sheep only safe moves in the tree itself where they have one (a failure then says
@@ -409,6 +410,7 @@ class ProveRequest(PositionRequest):
     safe_only: bool = False
     forward_only: bool = False
     focus: int = 0
+    epsilon: float = 0.25  # prover.DEFAULT_EPSILON
     seconds: float | None = None
     max_nodes: int | None = None
     memory: str | None = None
@@ -521,7 +523,7 @@ def prove(request: ProveRequest,
                             ray_address=request.ray, profile=request.profile,
                             safe_only=request.safe_only,
                             forward_only=request.forward_only, focus=request.focus,
-                            progress=progress)
+                            epsilon=request.epsilon, progress=progress)
         data = split.to_json()
         outcome, nodes, seconds = split.outcome, split.nodes, split.seconds
         executor, strategy = split.executor, split.certificate
@@ -536,12 +538,12 @@ def prove(request: ProveRequest,
             prover = Prover.load(request.checkpoint, state=state, attacker=attacker,
                                  memory=memory, forward_only=request.forward_only,
                                  safe_only=request.safe_only, profile=request.profile,
-                                 focus=request.focus)
+                                 focus=request.focus, epsilon=request.epsilon)
         else:
             _refuse_saved(request, "search.npz", "a checkpoint")
             prover = Prover(state, attacker, memory=memory, safe_only=request.safe_only,
                             forward_only=request.forward_only, profile=request.profile,
-                            focus=request.focus)
+                            focus=request.focus, epsilon=request.epsilon)
         seeded = prover.seed_files(request.seeds, None if progress is None else (
             lambda path, cert: progress({"seeding": path, "positions": len(cert.strategy)}))
         ) if request.seeds else ABSENT
@@ -594,14 +596,15 @@ def _prove_tree(request: ProveRequest, state: Any, attacker: int, memory: int | 
         tree = ProofTree.load(folder, workers=request.workers, memory=memory, state=state,
                               leaf_nodes=request.leaf_nodes, leaf_max=request.leaf_max,
                               safe_front=request.safe_front, focus_leaves=request.focus,
-                              seeds=request.seeds or None)
+                              seeds=request.seeds or None, epsilon=request.epsilon)
     else:
         _refuse_saved(request, "tree.json.gz", "a saved tree")
         tree = ProofTree(state, attacker, workers=request.workers,
                          leaf_nodes=request.leaf_nodes, leaf_max=request.leaf_max,
                          memory=memory, safe_leaves=request.safe_leaves,
                          safe_front=request.safe_front, profile=request.profile,
-                         focus_leaves=request.focus, seeds=request.seeds)
+                         focus_leaves=request.focus, seeds=request.seeds,
+                         epsilon=request.epsilon)
     outcome = tree.run(nodes=request.max_nodes, seconds=request.seconds, progress=progress,
                        folder=folder, ray_address=request.ray)
     info = tree.progress_info()

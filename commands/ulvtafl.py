@@ -395,6 +395,10 @@ def prove(
         help="the sheep move within RADIUS king steps of a wolf, plus a few tempo moves "
              "away from them: a far smaller search whose proof holds, its failure proves "
              "nothing (--tree: each leaf's first search); 0: off")] = 0,
+    epsilon: Annotated[float, typer.Option(
+        metavar="E", help="df-pn's 1+epsilon: a child is searched until its number passes "
+                          "the second best's by this fraction (a multiple of 1/64 up to 4; "
+                          "smaller switches sooner)")] = 0.25,
     tree: Annotated[bool, typer.Option(
         "--tree", help="grow a proof-number tree over bounded df-pn searches of its leaves, "
                        "for proofs too large for one table (--checkpoint is its folder)")
@@ -428,8 +432,8 @@ def prove(
     request = api.ProveRequest(
         side=side.value, seconds=seconds, max_nodes=max_nodes, memory=memory,
         safe_only=safe_only, forward_only=forward_only, focus=focus, profile=profile.value,
-        checkpoint=checkpoint, resume=resume, force=force, workers=workers, ray=ray,
-        certificate=certificate, tree=tree, leaf_nodes=leaf_nodes, leaf_max=leaf_max,
+        epsilon=epsilon, checkpoint=checkpoint, resume=resume, force=force, workers=workers,
+        ray=ray, certificate=certificate, tree=tree, leaf_nodes=leaf_nodes, leaf_max=leaf_max,
         safe_leaves=safe_leaves, safe_front=safe_front, seeds=tuple(seed or ()),
         **_position(setup, position, wolf, orthogonal, wolf_diagonal_captures_only,
                     sheep_orthogonal, no_repetition_draw))

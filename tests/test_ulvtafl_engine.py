@@ -450,6 +450,32 @@ def test_checkpoints_refuse_overwrites_corruption_and_other_searches(tmp_path: P
         Prover.load(tmp_path / "nowhere")
 
 
+def test_epsilon_is_the_searchs_own_and_its_checkpoint_keeps_it(tmp_path: Path) -> None:
+    """The default epsilon is 1/4 (the same search as asking for it); another one is
+    another search (here 1/8 proves the 17-sheep start in other nodes); a checkpoint
+    resumes only with its own epsilon, and an epsilon that is not a multiple of 1/64 from
+    0 to 4 is refused in one line."""
+    state = initial_state(UlvtaflOptions(setup=17))
+    nodes = {}
+    for epsilon in (None, 0.25, 0.125):
+        prover = (Prover(state, SHEEP, table_bits=20) if epsilon is None
+                  else Prover(state, SHEEP, table_bits=20, epsilon=epsilon))
+        assert prover.run() == "proved"
+        nodes[epsilon] = prover.nodes
+    assert nodes[None] == nodes[0.25] != nodes[0.125]
+    eighth = Prover(state, SHEEP, table_bits=12, epsilon=0.125)
+    eighth.run(nodes=5_000)
+    eighth.save(tmp_path / "ck")
+    assert Prover.load(tmp_path / "ck", epsilon=0.125).epsilon == 0.125
+    assert Prover.load(tmp_path / "ck").prm[e.P_EPS] == 8
+    with pytest.raises(CheckpointError, match="epsilon 0.125 there"):
+        Prover.load(tmp_path / "ck", epsilon=0.25)
+    for bad in (0.3, -0.125, 4.5, float("nan")):
+        with pytest.raises(FleeceError, match="multiple of 1/64") as info:
+            Prover(state, SHEEP, table_bits=12, epsilon=bad)
+        assert info.value.field == "epsilon"
+
+
 @pytest.mark.parametrize("text", [
     "SSS/SSS/SSSSSSS/SSSSSSS/SSSSSSS/SSS/SSW w",  # 32 sheep
     "WWW/.../......./SSSSSSS/SSSSSSS/SSS/SSS w",  # three wolves

@@ -8,9 +8,13 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers.clirun import invoke
+
+from fleece.rules.ulvtafl.game import SHEEP
+from fleece.rules.ulvtafl.notation import parse_position
 
 # 9 sheep about to fill the paddock against one wolf: a sheep win in a few plies.
 NEAR_WIN = "SSS/SS./..SSS../...S.../W....../.../... w"
@@ -79,6 +83,55 @@ def test_focus_proves_a_horizon_position_and_stays_a_sheep_option() -> None:
         bad = invoke(["ulvtafl", "prove", "--setup", "17", *args])
         assert bad.exit_code == 2, (args, bad.output)
         assert bad.stderr.startswith("fleece: error: ") and bad.stderr.count("\n") == 1
+
+
+def test_epsilon_reaches_one_search_and_a_tree(tmp_path: Path) -> None:
+    """--epsilon is the search's: 1/8 proves ply 37 of the horizon game in other nodes than
+    the default 1/4; a tree keeps it for its leaves; a checkpoint resumes only with its
+    own; a bad epsilon is a one-line error."""
+    args = ["ulvtafl", "prove", "--position", HORIZON_37, "--safe-only", "--focus", "2",
+            "--memory", "128M", "--json"]
+    nodes = {}
+    for eps in ("0.25", "0.125"):
+        r = invoke([*args, "--epsilon", eps])
+        assert r.exit_code == 0, r.stderr
+        nodes[eps] = json.loads(r.stdout)["nodes"]
+    assert nodes["0.25"] != nodes["0.125"]
+    tree = invoke(["ulvtafl", "prove", "--position", HORIZON_37, "--tree", "--safe-leaves",
+                   "--memory", "128M", "--epsilon", "0.125", "--checkpoint",
+                   str(tmp_path / "tree"), "--json"])
+    assert tree.exit_code == 0, tree.stderr
+    saved = json.loads(gzip.decompress((tmp_path / "tree" / "tree.json.gz").read_bytes()))
+    assert saved["epsilon"] == 0.125
+    ckpt = tmp_path / "ck"
+    invoke(["ulvtafl", "prove", "--setup", "17", "--max-nodes", "1000", "--memory", "64M",
+            "--epsilon", "0.125", "--checkpoint", str(ckpt)])
+    wrong = invoke(["ulvtafl", "prove", "--setup", "17", "--checkpoint", str(ckpt),
+                    "--resume"])
+    assert wrong.exit_code == 2 and "epsilon 0.125 there" in wrong.stderr
+    right = invoke(["ulvtafl", "prove", "--setup", "17", "--max-nodes", "1000", "--checkpoint",
+                    str(ckpt), "--resume", "--epsilon", "0.125"])
+    assert right.exit_code == 1, right.stderr
+    for bad in ("0.3", "5", "-1", "x"):
+        r = invoke(["ulvtafl", "prove", "--setup", "17", "--epsilon", bad])
+        assert r.exit_code == 2 and r.stderr.count("\n") == 1, (bad, r.output)
+        assert r.stderr.startswith("fleece: error: ")
+
+
+def test_a_split_search_gives_each_unit_its_epsilon(monkeypatch: pytest.MonkeyPatch) -> None:
+    import fleece.solver.ulvtafl.parallel as parallel
+
+    seen: list[float] = []
+
+    class Spy(parallel.Prover):
+        def __init__(self, *args: Any, **kw: Any) -> None:
+            super().__init__(*args, **kw)
+            seen.append(self.epsilon)
+
+    monkeypatch.setattr(parallel, "Prover", Spy)
+    parallel.prove_split(parse_position(HORIZON_37), SHEEP, workers=2, nodes=50_000,
+                         memory="1G", safe_only=True, focus=2, epsilon=0.125)
+    assert len(seen) > 1 and set(seen) == {0.125}
 
 
 def test_bad_budgets_are_one_line() -> None:

@@ -652,9 +652,9 @@ FRAME_COLS = 16
 # (no wolf can capture after them: proofs hold, disproofs mean nothing), [1] the initial
 # numbers' profile (0 mobility, 1 evaluation), [2:7] the evaluation's weights, [7] 1 = never
 # read the proof store (to measure what reading it saves), [8] the focus radius (0: off)
-# and [9] the far forward moves it keeps (see gen).
-P_SAFE, P_EVAL, P_NO_STORE, P_RADIUS, P_FAR = 0, 1, 7, 8, 9
-PRM_SIZE = 10
+# [9] the far forward moves it keeps (see gen), [10] the 1+epsilon trick's epsilon in 64ths.
+P_SAFE, P_EVAL, P_NO_STORE, P_RADIUS, P_FAR, P_EPS = 0, 1, 7, 8, 9, 10
+PRM_SIZE = 11
 
 
 @njit_inline
@@ -899,7 +899,7 @@ def dfpn(g: Any, z: Any, tt: Any, ps: Any, kid: Any, fr: Any, pcls: Any, scr: An
                 cth_phi = thdelta - (open_kids - 1) if best_phi > 0 else thdelta - open_kids
                 if cth_phi <= best_phi:
                     cth_phi = best_phi + 1
-                cth_delta = min(thphi, second + second // 4 + 1)
+                cth_delta = min(thphi, second + (second * prm[P_EPS]) // 64 + 1)
                 fr[d, F_BEST] = best
                 nd = d + 1
                 ch = kid[best, K_H]

@@ -26,6 +26,7 @@ from fleece.rules.ulvtafl.notation import parse_move, parse_position, position_t
 from fleece.solver.ulvtafl import engine as e
 from fleece.solver.ulvtafl.budget import check_positive, resolve
 from fleece.solver.ulvtafl.prover import (
+    DEFAULT_EPSILON,
     DEFAULT_PROFILE,
     SIDE,
     Prover,
@@ -43,10 +44,11 @@ class UnitRunner:
 
     def __init__(self, position: str, attacker: str, memory: int,
                  profile: str = DEFAULT_PROFILE, safe_only: bool = False,
-                 forward_only: bool = False, focus: int = 0) -> None:
+                 forward_only: bool = False, focus: int = 0,
+                 epsilon: float = DEFAULT_EPSILON) -> None:
         self.prover = Prover(parse_position(position), SIDE.index(attacker), memory=memory,
                              profile=profile, safe_only=safe_only, forward_only=forward_only,
-                             focus=focus)
+                             focus=focus, epsilon=epsilon)
 
     def run(self, nodes: int) -> dict[str, Any]:
         """Search `nodes` more nodes; the unit's summary (outcome, nodes, pn, dn, ...)."""
@@ -163,7 +165,7 @@ class _Threads:
         self.futures: dict[Future[dict[str, Any]], int] = {}
 
     def make(self, position: str, attacker: str, memory: int, profile: str,
-             restrict: tuple[bool, bool, int]) -> Any:
+             restrict: tuple[bool, bool, int, float]) -> Any:
         return UnitRunner(position, attacker, memory, profile, *restrict)
 
     def submit(self, runner: Any, index: int, nodes: int) -> None:
@@ -210,7 +212,7 @@ class _Ray:
         self.refs: dict[Any, int] = {}
 
     def make(self, position: str, attacker: str, memory: int, profile: str,
-             restrict: tuple[bool, bool, int]) -> Any:
+             restrict: tuple[bool, bool, int, float]) -> Any:
         return self.actor.remote(position, attacker, memory, profile, *restrict)
 
     def submit(self, runner: Any, index: int, nodes: int) -> None:
@@ -241,6 +243,7 @@ def prove_split(state: UlvState, attacker: int, *, workers: int = 2,
                 memory: int | str | None = None, chunk: int = CHUNK,
                 ray_address: str | None = None, profile: str = DEFAULT_PROFILE,
                 safe_only: bool = False, forward_only: bool = False, focus: int = 0,
+                epsilon: float = DEFAULT_EPSILON,
                 progress: Callable[[dict[str, Any]], None] | None = None) -> SplitResult:
     """Prove (or refute) an attacker win from `state` with its root moves as work units
     shared by `workers` workers: threads, or Ray actors with `ray_address` ("local" starts
@@ -248,10 +251,12 @@ def prove_split(state: UlvState, attacker: int, *, workers: int = 2,
     is split between the units' tables; `nodes` (total) and `seconds` bound the work.
     `safe_only`, `forward_only` and `focus` restrict the sheep as in Prover (a sheep
     attacker only; the root is then "failed" where the restricted sheep cannot win).
+    `epsilon` is each unit's 1+epsilon (Prover).
     Ctrl-C stops cleanly with what is known."""
     if workers < 1:
         raise FleeceError(f"workers must be at least 1, not {workers}")
-    check_options(attacker, profile, safe_only, forward_only, focus)  # before any worker starts
+    # before any worker starts
+    check_options(attacker, profile, safe_only, forward_only, focus, epsilon)
     check_positive("the node budget", nodes)
     check_positive("the time budget", seconds)
     if state.is_terminal():
@@ -269,7 +274,7 @@ def prove_split(state: UlvState, attacker: int, *, workers: int = 2,
     try:
         for i in searched:
             runners[i] = pool.make(units[i].position, SIDE[attacker], share, profile,
-                                   (safe_only, forward_only, focus))
+                                   (safe_only, forward_only, focus, epsilon))
         last = -1  # the unit given out last: the next goes to the one after it
 
         def open_units() -> list[int]:

@@ -52,6 +52,8 @@ PROFILES: dict[str, tuple[int, ...]] = {
 }
 DEFAULT_PROFILE = "mobility"
 MAX_FOCUS = KING_DIAMETER  # a focus radius this large reaches every point: no restriction
+DEFAULT_EPSILON = 0.25  # the 1+epsilon trick's epsilon (engine.P_EPS holds it in 64ths)
+MAX_EPSILON = 4.0
 FOCUS_FAR = 3  # the forward moves away from the wolves a focused search keeps
 CHUNK = 100_000  # nodes between two looks at the clock (well under 0.5 s)
 Progress = Callable[[dict[str, Any]], None]
@@ -62,10 +64,11 @@ class CheckpointError(FleeceError, ValueError):
 
 
 def check_options(attacker: int, profile: str, safe_only: bool, forward_only: bool,
-                  focus: int = 0) -> None:
+                  focus: int = 0, epsilon: float = DEFAULT_EPSILON) -> None:
     """Refuse, in one line naming the option, a profile that does not exist, a focus radius
-    out of range or a restriction of the sheep's moves in a search that is not for a sheep
-    win."""
+    or epsilon out of range, or a restriction of the sheep's moves in a search that is not
+    for a sheep win."""
+    epsilon_64ths(epsilon)
     if profile not in PROFILES:
         raise FleeceError(f"'{profile}' is not a profile ({', '.join(PROFILES)})",
                           field="profile")
@@ -76,6 +79,16 @@ def check_options(attacker: int, profile: str, safe_only: bool, forward_only: bo
         field = "safe_only" if safe_only else "forward_only" if forward_only else "focus"
         raise FleeceError("only the sheep's moves can be restricted (safe_only, "
                           "forward_only, focus)", field=field)
+
+
+def epsilon_64ths(epsilon: float) -> int:
+    """The 1+epsilon trick's epsilon as the engine holds it (64ths); FleeceError in one line
+    for an epsilon outside 0..4 or not a multiple of 1/64."""
+    sixty_fourths = round(epsilon * 64) if 0 <= epsilon <= MAX_EPSILON else -1
+    if sixty_fourths < 0 or abs(epsilon * 64 - sixty_fourths) > 1e-9:
+        raise FleeceError(f"epsilon must be a multiple of 1/64 from 0 to {MAX_EPSILON:g}, "
+                          f"not {epsilon:g}", field="epsilon")
+    return sixty_fourths
 
 
 def refuse_seed(cert: Certificate, attacker: int, rules: Rules) -> None:
@@ -132,6 +145,8 @@ class Prover:
     of a wolf and, away from them, only FOCUS_FAR forward moves and one sideways (tempo
     moves there are much alike): a far smaller search, whose proofs hold and whose
     disproofs mean nothing.
+    `epsilon` is the 1+epsilon trick's: a child is searched until its number exceeds the
+    second-best sibling's by that fraction (a multiple of 1/64; smaller switches sooner).
     `read_store=False` keeps the search from reading proofs back from the proof store
     (only to measure what reading it saves). The table takes `table_bits` (2**bits
     entries of 32 bytes) or the largest size the `memory` budget allows."""
@@ -139,8 +154,9 @@ class Prover:
     def __init__(self, state: UlvState, attacker: int, *, table_bits: int | None = None,
                  memory: int | str | None = None, forward_only: bool = False,
                  profile: str = DEFAULT_PROFILE, safe_only: bool = False,
-                 read_store: bool = True, focus: int = 0) -> None:
-        check_options(attacker, profile, safe_only, forward_only, focus)
+                 read_store: bool = True, focus: int = 0,
+                 epsilon: float = DEFAULT_EPSILON) -> None:
+        check_options(attacker, profile, safe_only, forward_only, focus, epsilon)
         budget = resolve(memory)
         # the store takes the memory the table leaves, unless the table's size was given
         store_budget = budget if memory is not None or table_bits is None else None
@@ -155,10 +171,12 @@ class Prover:
         self.safe_only = safe_only
         self.focus = focus
         self.profile = profile
+        self.epsilon = epsilon
         self.prm = np.zeros(e.PRM_SIZE, dtype=np.int64)
         self.prm[e.P_SAFE] = int(safe_only)
         self.prm[e.P_RADIUS] = focus
         self.prm[e.P_FAR] = FOCUS_FAR
+        self.prm[e.P_EPS] = epsilon_64ths(epsilon)
         self.prm[e.P_NO_STORE] = int(not read_store)
         self.prm[e.P_EVAL:e.P_EVAL + len(PROFILES[profile])] = PROFILES[profile]
         self.g = e.geometry(state.rules, forward_only)
@@ -464,7 +482,7 @@ class Prover:
         return {"format": "fleece-ulvtafl-dfpn", "engine": e.ENGINE_VERSION,
                 "root": position_text(self.state), "attacker": SIDE[self.attacker],
                 "forward_only": self.forward_only, "safe_only": self.safe_only,
-                "focus": self.focus, "profile": self.profile,
+                "focus": self.focus, "profile": self.profile, "epsilon": self.epsilon,
                 "table_bits": self.table_bits}
 
     def save(self, path: str | Path, overwrite: bool = False) -> Path:
@@ -500,7 +518,8 @@ class Prover:
     def load(cls, path: str | Path, state: UlvState | None = None,
              attacker: int | None = None, forward_only: bool | None = None,
              memory: int | str | None = None, safe_only: bool | None = None,
-             profile: str | None = None, focus: int | None = None) -> Prover:
+             profile: str | None = None, focus: int | None = None,
+             epsilon: float | None = None) -> Prover:
         """A search resumed from a checkpoint folder. CheckpointError in one line when it is
         missing, corrupt, from another engine version, or (when given) for another root,
         attacker or rule set; BudgetError when its table exceeds `memory`."""
@@ -549,13 +568,16 @@ class Prover:
         if focus is not None and focus != int(info.get("focus", 0)):
             raise CheckpointError(f"{target}: a search with focus {int(info.get('focus', 0))}"
                                   " there")
+        saved_epsilon = float(info.get("epsilon", DEFAULT_EPSILON))
+        if epsilon is not None and epsilon != saved_epsilon:
+            raise CheckpointError(f"{target}: a search with epsilon {saved_epsilon:g} there")
         if tt.shape != (1 << bits, 4) or ctr.shape != (8,) or ps.ndim != 2 \
                 or ps.shape[1] != 2:
             raise CheckpointError(f"{target}: corrupt checkpoint (table shape)")
         prover = cls(root, SIDE.index(info["attacker"]), table_bits=MIN_TABLE_BITS,
                      forward_only=info["forward_only"], profile=info["profile"],
                      safe_only=bool(info.get("safe_only", False)),
-                     focus=int(info.get("focus", 0)))
+                     focus=int(info.get("focus", 0)), epsilon=saved_epsilon)
         if tt.ctypes.data % 64 == 0 and tt.flags.c_contiguous:
             prover.tt = tt  # already one bucket per cache line
         else:

@@ -61,6 +61,7 @@ from fleece.solver.ulvtafl.certificate import (
 )
 from fleece.solver.ulvtafl.parallel import mirror_move, mirror_position, start_ray
 from fleece.solver.ulvtafl.prover import (
+    DEFAULT_EPSILON,
     DEFAULT_PROFILE,
     SIDE,
     CheckpointError,
@@ -154,19 +155,21 @@ class Worker:
 
     def __init__(self, attacker: int, memory: int, safe: bool,
                  profile: str = DEFAULT_PROFILE, focus: int = 0,
-                 seeds: tuple[str, ...] = ()) -> None:
+                 seeds: tuple[str, ...] = (), epsilon: float = DEFAULT_EPSILON) -> None:
         self.attacker = attacker
         self.bits = worker_bits(memory, safe, focus)
         self.kinds = leaf_kinds(safe, focus)
         self.profile = profile
         self.seeds = seeds
+        self.epsilon = epsilon
         self.provers: dict[Kind, Prover] = {}
 
     def _prover(self, kind: Kind, state: UlvState) -> Prover:
         prover = self.provers.get(kind)
         if prover is None:
             prover = Prover(state, self.attacker, table_bits=self.bits[kind],
-                            safe_only=kind[0], focus=kind[1], profile=self.profile)
+                            safe_only=kind[0], focus=kind[1], profile=self.profile,
+                            epsilon=self.epsilon)
             prover.seed_files(self.seeds)
             self.provers[kind] = prover
         else:
@@ -294,7 +297,8 @@ class ProofTree:
                  leaf_nodes: int = 1_000_000, leaf_max: int | None = None,
                  memory: int | str | None = None, safe_leaves: bool = False,
                  safe_front: bool = False, profile: str = DEFAULT_PROFILE,
-                 focus_leaves: int = 0, seeds: tuple[str, ...] = ()) -> None:
+                 focus_leaves: int = 0, seeds: tuple[str, ...] = (),
+                 epsilon: float = DEFAULT_EPSILON) -> None:
         if workers < 1:
             raise FleeceError(f"workers must be at least 1, not {workers}", field="workers")
         check_positive("the leaf budget", leaf_nodes)
@@ -306,7 +310,7 @@ class ProofTree:
             if flag and attacker != SHEEP:
                 raise FleeceError("only the sheep's moves can be restricted "
                                   f"({name.replace('_', ' ')})", field=name)
-        check_options(attacker, profile, False, False, focus_leaves)
+        check_options(attacker, profile, False, False, focus_leaves, epsilon)
         root = bare(state)
         if root.is_terminal():
             raise FleeceError("the game is over in this position: nothing to prove",
@@ -324,6 +328,7 @@ class ProofTree:
         # refuse too small a budget now
         worker_bits(self.memory // workers, safe_leaves, focus_leaves)
         self.profile = profile
+        self.epsilon = epsilon  # the leaf searches' 1+epsilon
         self.seeds = seeds  # certificate files whose proofs every leaf search starts with
         for path in seeds:  # read and verified here once, so a bad one stops nothing later
             def refuse(cert: Certificate, path: str = path) -> None:
@@ -537,7 +542,7 @@ class ProofTree:
 
     def _worker_args(self) -> tuple[Any, ...]:
         return (self.attacker, self.memory // self.workers,
-                self.safe_leaves, self.profile, self.focus_leaves, self.seeds)
+                self.safe_leaves, self.profile, self.focus_leaves, self.seeds, self.epsilon)
 
     def settled(self) -> bool:
         """True once the root is proved or disproved."""
@@ -797,12 +802,12 @@ class ProofTree:
     def meta(self) -> dict[str, Any]:
         """What the tree file records about the tree: a saved one resumes only with the same
         format, engine version and root; it keeps its attacker, safe leaves and profile, and
-        a safe front once on; its leaves' focus may change (load)."""
+        a safe front once on; its leaves' focus and epsilon may change (load)."""
         return {"format": FORMAT, "version": VERSION, "engine": e.ENGINE_VERSION,
                 "root": position_text(self.root_state), "attacker": SIDE[self.attacker],
                 "safe_leaves": self.safe_leaves, "safe_front": self.safe_front,
                 "profile": self.profile, "focus_leaves": self.focus_leaves,
-                "seeds": list(self.seeds)}
+                "seeds": list(self.seeds), "epsilon": self.epsilon}
 
     def save(self, folder: str | Path, overwrite: bool = False) -> Path:
         """Write the tree and its leaf certificates to `folder`/tree.json.gz atomically;
@@ -829,13 +834,15 @@ class ProofTree:
              leaf_max: int | None = None, memory: int | str | None = None,
              state: UlvState | None = None, safe_front: bool = False,
              focus_leaves: int | None = None,
-             seeds: tuple[str, ...] | None = None) -> ProofTree:
+             seeds: tuple[str, ...] | None = None,
+             epsilon: float | None = None) -> ProofTree:
         """A tree resumed from its folder (CheckpointError in one line when missing,
         corrupt, of another engine version or, when `state` is given, of another root).
         `safe_front` turns the safe front on from now on (a tree once pruned stays so: its
         disproofs are only ever "failed"); `focus_leaves` (None: as saved) sets how its
         leaves are searched from now on (a leaf's proof holds whatever search found it);
-        `seeds` (None: as saved) the certificate files its leaf searches start with."""
+        `seeds` (None: as saved) the certificate files its leaf searches start with, and
+        `epsilon` (None: as saved) their 1+epsilon."""
         path = Path(folder) / "tree.json.gz"
         if not path.is_file():
             raise CheckpointError(f"{path}: no saved tree there")
@@ -866,7 +873,9 @@ class ProofTree:
                    focus_leaves=int(data.get("focus_leaves", 0)) if focus_leaves is None
                    else focus_leaves,
                    seeds=tuple(str(p) for p in data.get("seeds", ())) if seeds is None
-                   else seeds)
+                   else seeds,
+                   epsilon=float(data.get("epsilon", DEFAULT_EPSILON)) if epsilon is None
+                   else epsilon)
         tree.nodes = nodes
         tree.index = {n.position: i for i, n in enumerate(nodes) if i != REPEAT}
         tree.certs = certs
