@@ -22,6 +22,7 @@ import shlex
 import sys
 import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ from fleece.solver.ulvtafl.certificate import (
     settle,
     write_certificate,
 )
-from fleece.solver.ulvtafl.prover import Prover
+from fleece.solver.ulvtafl.prover import DEFAULT_EPSILON, Prover
 
 FOCUS = 2
 PROFILE = "steps"
@@ -50,12 +51,12 @@ def cert_path(base: Path, name: str) -> Path:
 
 
 def search(state: UlvState, seeds: list[Path], nodes: int | None, seconds: float | None,
-           memory: str, stop: threading.Event,
+           memory: str, stop: threading.Event, epsilon: float = DEFAULT_EPSILON,
            name: str = "") -> tuple[dict[str, Any], dict[str, str] | None]:
     """One focused sheep-win search of a reply's position, seeded: its row and, when
     proved, its re-checked strategy. A progress line on standard error each minute."""
     prover = Prover(state, SHEEP, memory=memory, safe_only=True, focus=FOCUS,
-                    profile=PROFILE)
+                    profile=PROFILE, epsilon=epsilon)
     # each file re-checked once in the run however many searches it seeds
     seeded = prover.seed_files([str(p) for p in seeds])
 
@@ -70,7 +71,8 @@ def search(state: UlvState, seeds: list[Path], nodes: int | None, seconds: float
     strategy = prover.certificate() if outcome == "proved" else None
     row: dict[str, Any] = {"nodes": prover.nodes,
                            "seconds": round(prover.seconds, 1),
-                           "seeds": [p.name for p in seeds], "seeded": seeded}
+                           "seeds": [p.name for p in seeds], "seeded": seeded,
+                           "epsilon": epsilon}
     row["outcome"], size = settle(outcome, bare(state), "sheep", strategy)
     if size is not None:
         row["proof_size"] = size
@@ -101,18 +103,21 @@ def render(data: dict[str, Any]) -> str:
            "Seconds count the search after its seeding (each seed file's proof is "
            "re-checked first, about 3 minutes for a million positions); \"earlier search\": "
            "the certificate was beside the report before the run, which re-checked it.", "",
-           "| wolf reply | position | outcome | nodes | seconds | seeds | proof size |",
-           "|---|---|---|---|---|---|---|"]
+           "| wolf reply | position | outcome | nodes | seconds | epsilon | seeds | proof size |",
+           "|---|---|---|---|---|---|---|---|"]
     for r in data["replies"]:
         nodes = (f"{r['nodes']:,}" if "nodes" in r
                  else "earlier search" if r["outcome"] == "proved" else "")
         secs = f"{r['seconds']:,.0f}" if "seconds" in r else ""
+        # rows searched before the option was recorded ran with the default
+        eps = str(Fraction(r.get("epsilon", DEFAULT_EPSILON)).limit_denominator(64)) \
+            if "nodes" in r else ""
         seeds = ", ".join(r.get("seeds", [])) or "none"
         size = f"{r['proof_size']:,}" if "proof_size" in r else ""
         outcome = "not searched by this report" if r["outcome"] == "waiting" else r["outcome"]
         if "proof_number" in r:
             outcome += f" (root pn {r['proof_number']}, dn {r['disproof_number']})"
-        out.append(f"| {r['move']} | `{r['position']}` | {outcome} | {nodes} | {secs} "
+        out.append(f"| {r['move']} | `{r['position']}` | {outcome} | {nodes} | {secs} | {eps} "
                    f"| {seeds if 'nodes' in r else ''} | {size} |")
     out.append("")
     proved = sum(r["outcome"] == "proved" for r in data["replies"])
@@ -134,6 +139,8 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, help="budget a reply's search in seconds")
     ap.add_argument("--memory", default="8G", help="memory of each search")
     ap.add_argument("--workers", type=int, default=2, help="searches at a time")
+    ap.add_argument("--epsilon", type=float, default=DEFAULT_EPSILON,
+                    help="df-pn's 1+epsilon (Prover)")
     ap.add_argument("--replies", help="search only these replies (comma-separated moves); "
                                       "the others keep their rows")
     ap.add_argument("--report", required=True, help="write PATH.json and PATH.md")
@@ -196,7 +203,7 @@ def main() -> None:
                           flush=True)
                     running[pool.submit(search, parse_position(r["position"]), seeds,
                                         args.nodes, args.seconds, args.memory, stop,
-                                        r["move"])] = r
+                                        args.epsilon, r["move"])] = r
                 done, _ = wait(list(running), return_when=FIRST_COMPLETED)
                 for f in done:
                     r = running.pop(f)
