@@ -57,10 +57,12 @@ def test_the_wall_proves_each_reply_and_composes_the_ply_before(tmp_path: Path) 
 
 def test_a_reply_left_open_is_not_claimed_and_nothing_is_composed(tmp_path: Path) -> None:
     base = tmp_path / "ply38"
-    run = _run(base, "--nodes", "1000")
+    run = _run(base, "--nodes", "1000", "--epsilon", "0.125")
     assert run.returncode == 0, run.stderr
     data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
     assert {r["outcome"] for r in data["replies"]} == {"max-nodes"}
+    assert {r["epsilon"] for r in data["replies"]} == {0.125}
+    assert "| 1/8 |" in base.with_suffix(".md").read_text(encoding="utf-8")
     assert all(r["proof_number"] > 0 and r["disproof_number"] > 0 for r in data["replies"])
     assert "max-nodes (root pn " in base.with_suffix(".md").read_text(encoding="utf-8")
     assert "composed" not in data and not list(tmp_path.glob("*.cert.json.gz"))
