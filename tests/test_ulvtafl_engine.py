@@ -468,7 +468,7 @@ def test_epsilon_is_the_searchs_own_and_its_checkpoint_keeps_it(tmp_path: Path) 
     eighth.save(tmp_path / "ck")
     assert Prover.load(tmp_path / "ck", epsilon=0.125).epsilon == 0.125
     assert Prover.load(tmp_path / "ck").prm[e.P_EPS] == 8
-    with pytest.raises(CheckpointError, match="epsilon 0.125 there"):
+    with pytest.raises(CheckpointError, match=r"epsilon 0\.125 there"):
         Prover.load(tmp_path / "ck", epsilon=0.25)
     for bad in (0.3, -0.125, 4.5, float("nan")):
         with pytest.raises(FleeceError, match="multiple of 1/64") as info:
