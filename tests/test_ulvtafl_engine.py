@@ -41,6 +41,7 @@ from fleece.solver.ulvtafl.certificate import (
 from fleece.solver.ulvtafl.legacy import LegacyProofSearch
 from fleece.solver.ulvtafl.prover import (
     BUFFER_BYTES,
+    ENTRY_BYTES,
     CheckpointError,
     Prover,
     mirror_points,
@@ -416,6 +417,37 @@ def test_checkpoint_resumes_the_same_search(tmp_path: Path) -> None:
     assert again.nodes == straight.nodes
     assert again.root_numbers() == straight.root_numbers()
     assert np.array_equal(again.tt, straight.tt)
+
+
+def test_a_checkpoint_resumed_with_more_memory_grows_and_keeps_every_entry(
+        tmp_path: Path) -> None:
+    """Resumed with more memory, a search takes the table and store a fresh one with that
+    memory would: every saved entry is found there with its numbers, work and fingerprint,
+    every proof with its ordinal and height, the fill counters count them, and the grown
+    search goes on to a proof whose certificate the reference rules accept."""
+    state = initial_state(UlvtaflOptions(setup=17))
+    small = Prover(state, SHEEP, table_bits=14)
+    small.run(nodes=200_000, checkpoint=tmp_path / "ck")
+    assert small.outcome() == "open" and small.fill > 0.9
+    memory = BUFFER_BYTES + (ENTRY_BYTES << 20)
+    grown = Prover.load(tmp_path / "ck", state=state, attacker=SHEEP, memory=memory)
+    assert grown.table_bits == 20 == table_bits_for(memory)
+    assert len(grown.ps) == store_entries(20, memory) > len(small.ps)
+    assert grown.nodes == small.nodes
+    kept = small.tt[small.tt[:, 0] != 0]
+    assert len(kept) == int(grown.ctr[4]) == np.count_nonzero(grown.tt[:, 0])
+    for row in kept:
+        assert np.array_equal(grown.tt[e.tt_probe(grown.tt, int(row[0]))], row)
+    proofs = small.ps[small.ps[:, 0] != 0]
+    assert len(proofs) == int(grown.ctr[7]) == np.count_nonzero(grown.ps[:, 0]) > 0
+    for key, value in proofs:
+        assert grown.ps[e.store_slot(grown.ps, int(key)), 1] == value
+    same = Prover.load(tmp_path / "ck", memory=BUFFER_BYTES + (ENTRY_BYTES << 14))
+    assert same.table_bits == 14 and np.array_equal(same.tt, small.tt)
+    assert grown.run(nodes=20_000_000) == "proved"
+    strategy = grown.certificate()
+    assert strategy is not None
+    assert check_certificate(state, "sheep", strategy) > len(strategy) > 100
 
 
 def test_checkpoints_refuse_overwrites_corruption_and_other_searches(tmp_path: Path) -> None:

@@ -598,6 +598,35 @@ def store_slot(ps: Any, key: int) -> int:
     return i if i >= 0 and ps[i, 0] == key else -1
 
 
+@njit
+def refill_table(rows: Any, tt: Any, ctr: Any) -> None:
+    """Put a checkpoint's table entries (`rows`, a slice of the old table) into a table at
+    least as large; an old bucket's entries spread over the new buckets its key picks, so
+    none is lost. ctr[4] counts the entries in use."""
+    for i in range(rows.shape[0]):
+        k = rows[i, 0]
+        if k != 0:
+            tt_store(tt, k, rows[i, 1], rows[i, 2], rows[i, 3] & WORK_MASK,
+                     (rows[i, 3] >> FP_SHIFT) & FP_MASK, ctr)
+
+
+@njit
+def refill_store(rows: Any, ps: Any) -> int:
+    """Put a checkpoint's proof-store entries (`rows`) into a larger store, ordinals and
+    heights unchanged; the number of entries placed (all, unless the store is too small)."""
+    placed = 0
+    for i in range(rows.shape[0]):
+        k = rows[i, 0]
+        if k != 0:
+            j = store_find(ps, k)
+            if j >= 0:
+                if ps[j, 0] == 0:
+                    placed += 1
+                ps[j, 0] = k
+                ps[j, 1] = rows[i, 1]
+    return placed
+
+
 @njit_inline
 def store_ordinal(ps: Any, key: int) -> int:
     """The ordinal of a proved position, or -1."""

@@ -522,7 +522,9 @@ class Prover:
              epsilon: float | None = None) -> Prover:
         """A search resumed from a checkpoint folder. CheckpointError in one line when it is
         missing, corrupt, from another engine version, or (when given) for another root,
-        attacker or rule set; BudgetError when its table exceeds `memory`."""
+        attacker or rule set; BudgetError when its table exceeds `memory`. Given more
+        `memory` than it was saved with, its table and proof store grow to the sizes a fresh
+        search with that memory takes, every entry kept (streamed from the file)."""
         target = Path(path) / "search.npz"
         if not target.is_file():
             raise CheckpointError(f"{target}: no checkpoint there")
@@ -539,9 +541,15 @@ class Prover:
                 if memory is not None:
                     require(BUFFER_BYTES + (ENTRY_BYTES << bits), resolve(memory),
                             f"the checkpoint's table of 2**{bits} entries")
-                tt = data["tt"]
-                ps = data["ps"]
                 ctr = data["ctr"]
+                if ctr.shape != (8,):
+                    raise CheckpointError(f"{target}: corrupt checkpoint (counters)")
+                grown = None if memory is None else _grown(target, bits, resolve(memory))
+                if grown is None:
+                    tt = data["tt"]
+                    ps = data["ps"]
+                else:
+                    tt, ps = grown
                 if memory is not None:  # its store may have had memory beside the table
                     require(BUFFER_BYTES + tt.nbytes + ps.nbytes, resolve(memory),
                             "the checkpoint's table and proof store")
@@ -571,8 +579,17 @@ class Prover:
         saved_epsilon = float(info.get("epsilon", DEFAULT_EPSILON))
         if epsilon is not None and epsilon != saved_epsilon:
             raise CheckpointError(f"{target}: a search with epsilon {saved_epsilon:g} there")
-        if tt.shape != (1 << bits, 4) or ctr.shape != (8,) or ps.ndim != 2 \
-                or ps.shape[1] != 2:
+        if grown is not None:  # checked the rest first: growing reads the whole file
+            ctr = ctr.copy()
+            try:
+                ctr[4], ctr[7] = _refill(target, tt, ps)
+            except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
+                if isinstance(exc, CheckpointError):
+                    raise
+                raise CheckpointError(f"{target}: unreadable or corrupt checkpoint "
+                                      f"({type(exc).__name__})") from None
+            bits = tt.shape[0].bit_length() - 1
+        elif tt.shape != (1 << bits, 4) or ps.ndim != 2 or ps.shape[1] != 2:
             raise CheckpointError(f"{target}: corrupt checkpoint (table shape)")
         prover = cls(root, SIDE.index(info["attacker"]), table_bits=MIN_TABLE_BITS,
                      forward_only=info["forward_only"], profile=info["profile"],
@@ -593,6 +610,70 @@ class Prover:
         prover.too_large = bool(info["too_large"])
         prover.trace = list(info.get("trace", []))
         return prover
+
+
+REFILL_ROWS = 1 << 22  # checkpoint rows read at a time while a table grows
+
+
+def _member_rows(archive: zipfile.ZipFile, name: str) -> tuple[Any, int]:
+    """An open array member of a checkpoint and its row count, checked to be (rows, cols)
+    of int64, positioned at its first row."""
+    handle = archive.open(f"{name}.npy")
+    version = np.lib.format.read_magic(handle)
+    if version == (1, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_1_0(handle)
+    else:
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(handle)
+    cols = 4 if name == "tt" else 2
+    if fortran or dtype != np.dtype(np.int64) or len(shape) != 2 or shape[1] != cols:
+        handle.close()
+        raise ValueError(f"{name}: not a table of int64 rows")
+    return handle, int(shape[0])
+
+
+def _grown(target: Path, bits: int, memory: int) -> tuple[Any, Any] | None:
+    """Empty table and store for a checkpoint resumed with more memory than it was saved
+    with (the sizes a fresh search with that memory takes, never smaller than the saved
+    ones), or None when neither would grow."""
+    with zipfile.ZipFile(target) as archive:
+        handle, old_store = _member_rows(archive, "ps")
+        handle.close()
+    new_bits = max(bits, table_bits_for(memory))
+    store = max(old_store, store_entries(new_bits, memory))
+    if new_bits == bits and store == old_store:
+        return None
+    return e.table(1 << new_bits), np.zeros((store, 2), dtype=np.int64)
+
+
+def _refill(target: Path, tt: Any, ps: Any) -> tuple[int, int]:
+    """Stream a checkpoint's table and store into larger ones, a slice at a time (the old
+    table is never whole in memory beside the new one). Returns the entries in use of each;
+    a store too small for every old proof is refused (its ordinals would be lost)."""
+    ctr = np.zeros(8, dtype=np.int64)
+    placed = 0
+    old_proofs = 0
+    with zipfile.ZipFile(target) as archive:
+        for name in ("tt", "ps"):
+            handle, rows = _member_rows(archive, name)
+            cols = tt.shape[1] if name == "tt" else 2
+            with handle:
+                done = 0
+                while done < rows:
+                    take = min(REFILL_ROWS, rows - done)
+                    raw = handle.read(take * cols * 8)
+                    if len(raw) != take * cols * 8:
+                        raise EOFError(f"{name}: truncated")
+                    chunk = np.frombuffer(raw, dtype=np.int64).reshape(take, cols)
+                    if name == "tt":
+                        e.refill_table(chunk, tt, ctr)
+                    else:
+                        old_proofs += int(np.count_nonzero(chunk[:, 0]))
+                        placed += e.refill_store(chunk, ps)
+                    done += take
+    if placed != old_proofs:
+        raise CheckpointError(f"{target}: its proofs do not fit a store of {len(ps):,} "
+                              "entries")
+    return int(ctr[4]), placed
 
 
 class Run(Protocol):
