@@ -365,7 +365,8 @@ def prove(
         help="save the search to this folder every 10 minutes, at the end and on Ctrl-C")
     ] = None,
     resume: Annotated[bool, typer.Option(
-        "--resume", help="continue the search saved in --checkpoint")] = False,
+        "--resume", help="continue the search saved in --checkpoint (with a larger "
+        "--memory its table and proof store grow)")] = False,
     workers: Annotated[int, typer.Option(
         parser=int_in(1, 256),
         help="search the root's moves (--tree: leaves) on this many threads")] = 1,
