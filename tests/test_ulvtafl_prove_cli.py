@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from helpers.clirun import invoke
 
@@ -58,6 +59,18 @@ def test_a_node_budget_claims_nothing_and_a_checkpoint_resumes(tmp_path: Path) -
     other = invoke(["ulvtafl", "prove", "--setup", "15", "--checkpoint", str(ckpt),
                     "--resume"])
     assert other.exit_code == 2 and other.stderr.count("\n") == 1
+    assert saved_table_bits(ckpt) == 20  # 2**20 entries fit 64M
+    grown = invoke(["ulvtafl", "prove", "--setup", "17", "--max-nodes", "1000",
+                    "--checkpoint", str(ckpt), "--resume", "--memory", "256M", "--json"])
+    assert grown.exit_code == 1, grown.stderr
+    assert saved_table_bits(ckpt) == 22
+    assert json.loads(grown.stdout)["nodes"] > json.loads(resumed.stdout)["nodes"]
+
+
+def saved_table_bits(folder: Path) -> int:
+    """The table size (log2) a checkpoint folder's search was saved with."""
+    with np.load(folder / "search.npz") as data:
+        return int(json.loads(bytes(data["meta"]).decode())["table_bits"])
 
 
 def test_a_forged_certificate_is_refused(tmp_path: Path) -> None:
