@@ -442,6 +442,14 @@ def test_a_checkpoint_resumed_with_more_memory_grows_and_keeps_every_entry(
     assert len(proofs) == int(grown.ctr[7]) == np.count_nonzero(grown.ps[:, 0]) > 0
     for key, value in proofs:
         assert grown.ps[e.store_slot(grown.ps, int(key)), 1] == value
+    saved = (tmp_path / "ck" / "search.npz").read_bytes()
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    flipped = bytearray(saved)
+    flipped[len(flipped) // 3] ^= 0xFF  # inside the table: its CRC fails once streamed
+    (broken / "search.npz").write_bytes(bytes(flipped))
+    with pytest.raises(CheckpointError, match="corrupt"):
+        Prover.load(broken, memory=memory)
     same = Prover.load(tmp_path / "ck", memory=BUFFER_BYTES + (ENTRY_BYTES << 14))
     assert same.table_bits == 14 and np.array_equal(same.tt, small.tt)
     assert grown.run(nodes=20_000_000) == "proved"

@@ -639,6 +639,9 @@ def _grown(target: Path, bits: int, memory: int) -> tuple[Any, Any] | None:
         handle, old_store = _member_rows(archive, "ps")
         handle.close()
     new_bits = max(bits, table_bits_for(memory))
+    while new_bits > bits and BUFFER_BYTES + (TABLE_ENTRY_BYTES << new_bits) \
+            + STORE_ENTRY_BYTES * old_store > memory:
+        new_bits -= 1  # the saved proofs must keep their room beside the larger table
     store = max(old_store, store_entries(new_bits, memory))
     if new_bits == bits and store == old_store:
         return None
