@@ -16,7 +16,8 @@ import tempfile
 import threading
 import time
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -528,37 +529,30 @@ class Prover:
         target = Path(path) / "search.npz"
         if not target.is_file():
             raise CheckpointError(f"{target}: no checkpoint there")
-        try:
-            with np.load(target, allow_pickle=False) as data:
-                info = json.loads(bytes(data["meta"]).decode())
-                if info.get("format") != "fleece-ulvtafl-dfpn":
-                    raise CheckpointError(f"{target}: not an Ulvtafl proof-search checkpoint")
-                if info.get("engine") != e.ENGINE_VERSION:
-                    raise CheckpointError(f"{target}: written by engine version "
-                                          f"{info.get('engine')}, this is version "
-                                          f"{e.ENGINE_VERSION}")
-                bits = int(info["table_bits"])
-                if memory is not None:
-                    require(BUFFER_BYTES + (ENTRY_BYTES << bits), resolve(memory),
-                            f"the checkpoint's table of 2**{bits} entries")
-                ctr = data["ctr"]
-                if ctr.shape != (8,):
-                    raise CheckpointError(f"{target}: corrupt checkpoint (counters)")
-                grown = None if memory is None else _grown(target, bits, resolve(memory))
-                if grown is None:
-                    tt = data["tt"]
-                    ps = data["ps"]
-                else:
-                    tt, ps = grown
-                if memory is not None:  # its store may have had memory beside the table
-                    require(BUFFER_BYTES + tt.nbytes + ps.nbytes, resolve(memory),
-                            "the checkpoint's table and proof store")
-        except (CheckpointError, BudgetError):
-            raise
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError,
-                UnicodeDecodeError) as exc:
-            raise CheckpointError(f"{target}: unreadable or corrupt checkpoint "
-                                  f"({type(exc).__name__})") from None
+        with _reading(target), np.load(target, allow_pickle=False) as data:
+            info = json.loads(bytes(data["meta"]).decode())
+            if info.get("format") != "fleece-ulvtafl-dfpn":
+                raise CheckpointError(f"{target}: not an Ulvtafl proof-search checkpoint")
+            if info.get("engine") != e.ENGINE_VERSION:
+                raise CheckpointError(f"{target}: written by engine version "
+                                      f"{info.get('engine')}, this is version "
+                                      f"{e.ENGINE_VERSION}")
+            bits = int(info["table_bits"])
+            if memory is not None:
+                require(BUFFER_BYTES + (ENTRY_BYTES << bits), resolve(memory),
+                        f"the checkpoint's table of 2**{bits} entries")
+            ctr = data["ctr"]
+            if ctr.shape != (8,):
+                raise CheckpointError(f"{target}: corrupt checkpoint (counters)")
+            grown = None if memory is None else _grown(target, bits, resolve(memory))
+            if grown is None:
+                tt = data["tt"]
+                ps = data["ps"]
+            else:
+                tt, ps = grown
+            if memory is not None:  # its store may have had memory beside the table
+                require(BUFFER_BYTES + tt.nbytes + ps.nbytes, resolve(memory),
+                        "the checkpoint's table and proof store")
         root = parse_position(info["root"])
         if state is not None and position_text(UlvState.create(
                 state.rules, state.sheep, state.wolves, state.to_move)) != info["root"]:
@@ -580,14 +574,8 @@ class Prover:
         if epsilon is not None and epsilon != saved_epsilon:
             raise CheckpointError(f"{target}: a search with epsilon {saved_epsilon:g} there")
         if grown is not None:  # checked the rest first: growing reads the whole file
-            ctr = ctr.copy()
-            try:
+            with _reading(target):
                 ctr[4], ctr[7] = _refill(target, tt, ps)
-            except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
-                if isinstance(exc, CheckpointError):
-                    raise
-                raise CheckpointError(f"{target}: unreadable or corrupt checkpoint "
-                                      f"({type(exc).__name__})") from None
             bits = tt.shape[0].bit_length() - 1
         elif tt.shape != (1 << bits, 4) or ps.ndim != 2 or ps.shape[1] != 2:
             raise CheckpointError(f"{target}: corrupt checkpoint (table shape)")
@@ -615,9 +603,22 @@ class Prover:
 REFILL_ROWS = 1 << 22  # checkpoint rows read at a time while a table grows
 
 
-def _member_rows(archive: zipfile.ZipFile, name: str) -> tuple[Any, int]:
-    """An open array member of a checkpoint and its row count, checked to be (rows, cols)
-    of int64, positioned at its first row."""
+@contextmanager
+def _reading(target: Path) -> Iterator[None]:
+    """Turn what a damaged checkpoint file raises while it is read into one line."""
+    try:
+        yield
+    except (CheckpointError, BudgetError):
+        raise
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError,
+            UnicodeDecodeError) as exc:
+        raise CheckpointError(f"{target}: unreadable or corrupt checkpoint "
+                              f"({type(exc).__name__})") from None
+
+
+def _member_rows(archive: zipfile.ZipFile, name: str) -> tuple[Any, int, int]:
+    """An open array member of a checkpoint (table "tt" or store "ps"), positioned at its
+    first row, with its rows and columns, checked to be int64 rows of the right width."""
     handle = archive.open(f"{name}.npy")
     version = np.lib.format.read_magic(handle)
     if version == (1, 0):
@@ -628,7 +629,7 @@ def _member_rows(archive: zipfile.ZipFile, name: str) -> tuple[Any, int]:
     if fortran or dtype != np.dtype(np.int64) or len(shape) != 2 or shape[1] != cols:
         handle.close()
         raise ValueError(f"{name}: not a table of int64 rows")
-    return handle, int(shape[0])
+    return handle, int(shape[0]), cols
 
 
 def _grown(target: Path, bits: int, memory: int) -> tuple[Any, Any] | None:
@@ -636,7 +637,7 @@ def _grown(target: Path, bits: int, memory: int) -> tuple[Any, Any] | None:
     with (the sizes a fresh search with that memory takes, never smaller than the saved
     ones), or None when neither would grow."""
     with zipfile.ZipFile(target) as archive:
-        handle, old_store = _member_rows(archive, "ps")
+        handle, old_store, _ = _member_rows(archive, "ps")
         handle.close()
     new_bits = max(bits, table_bits_for(memory))
     while new_bits > bits and BUFFER_BYTES + (TABLE_ENTRY_BYTES << new_bits) \
@@ -657,8 +658,7 @@ def _refill(target: Path, tt: Any, ps: Any) -> tuple[int, int]:
     old_proofs = 0
     with zipfile.ZipFile(target) as archive:
         for name in ("tt", "ps"):
-            handle, rows = _member_rows(archive, name)
-            cols = tt.shape[1] if name == "tt" else 2
+            handle, rows, cols = _member_rows(archive, name)
             with handle:
                 done = 0
                 while done < rows:
