@@ -69,6 +69,7 @@ from fleece.solver.ulvtafl.search import retro_solve
 
 RETRO_POSITION = ".S./.SS/.S.SSSW/.S..SS./......./.../... s"  # sheep win in 37 plies
 SPEED_NODES = 2_000_000
+REPLACE_NODES = 60_000_000  # the budget of each replacement rule's 17-sheep search
 SIDE = ("wolves", "sheep")
 
 
@@ -150,6 +151,13 @@ def speed(runs: int) -> dict[str, Any]:
         p.run(nodes=400_000_000)
         out[f"store_{name}_nodes"] = p.nodes
         out[f"store_{name}_outcome"] = p.outcome()
+    # replacement by subtree size against keeping settled entries first, on a full table
+    start17 = initial_state(UlvtaflOptions(setup=17))
+    for first, name in ((False, "size"), (True, "settled")):
+        p = Prover(start17, SHEEP, table_bits=14, settled_first=first)
+        p.run(nodes=REPLACE_NODES)
+        out[f"replace_{name}_nodes"] = p.nodes
+        out[f"replace_{name}_outcome"] = p.outcome()
     workers = {}
     for n in (1, 2):
         r = prove_split(start20, SHEEP, workers=n, seconds=40, memory="1G",
@@ -419,6 +427,12 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
                 f"| nodes to the 13-sheep proof on a 2**18 table: proof store read / not read "
                 f"| {spd['store_read_nodes']:,} ({spd['store_read_outcome']}) / "
                 f"{spd['store_unread_nodes']:,} ({spd['store_unread_outcome']}) |")
+        if "replace_size_nodes" in spd:
+            out.append(
+                "| nodes to the 17-sheep proof on a 2**14 table: replaced by subtree size / "
+                f"settled entries kept first | {spd['replace_size_nodes']:,} "
+                f"({spd['replace_size_outcome']}) / {spd['replace_settled_nodes']:,} "
+                f"({spd['replace_settled_outcome']}) |")
         out += [f"| split search, 20-sheep start, total rate: 1 worker / 2 workers | "
                 f"{spd['split_rate_1']:,.0f} / {spd['split_rate_2']:,.0f} nodes/s "
                 f"({spd['split_rate_2'] / spd['split_rate_1']:.2f}x) |", ""]

@@ -193,7 +193,9 @@ def test_u7_both_engines_settle_the_same_positions_the_same_way() -> None:
         if root is None:
             continue
         for attacker in (SHEEP, WOLVES):
-            new = Prover(root, attacker, table_bits=18).run(nodes=300_000)
+            prover = Prover(root, attacker, table_bits=18)
+            prover.run(nodes=300_000)
+            new = prover.outcome()  # "open" when the budget ran out
             old = LegacyProofSearch(root, attacker, 18).run(300_000)
             if "open" not in (new, old):
                 assert new == old, (seed, attacker)
@@ -211,6 +213,49 @@ def test_u7_the_17_sheep_start_is_a_sheep_win_with_a_checked_certificate() -> No
     cert = prover.store_certificate()
     assert cert is not None
     assert check_certificate(start, "sheep", cert) >= len(cert) > 50
+
+
+@pytest.mark.parametrize("settled_first", [False, True])
+def test_a_full_bucket_gives_up_its_smallest_subtree(settled_first: bool) -> None:
+    """Replacement by subtree size: a new key in a full bucket evicts the entry with least
+    work, a settled entry's work counting 4 times plus 64: a settled leaf goes before a
+    large open subtree, and a small open entry before a settled one of like work. The old
+    rule (settled first, kept to measure) evicts the open subtree instead."""
+    flag = int(settled_first)
+    tt = e.table(1 << 4)
+    ctr = np.zeros(8, dtype=np.int64)
+    keys = [k for k in range(2, 9000) if (k >> 1) & 15 & ~1 == 6][:4]
+    settled = e.tt_store(tt, keys[0], 0, e.INF + 3, 1, 0, ctr, flag)
+    open_ = e.tt_store(tt, keys[1], 40, 7, 5_000, 0, ctr, flag)
+    assert {settled, open_} == {6, 7} and ctr[4] == 2
+    slot = e.tt_store(tt, keys[2], 1, 1, 1, 0, ctr, flag)
+    assert slot == (open_ if settled_first else settled)
+    assert e.tt_probe(tt, keys[1]) == (-1 if settled_first else open_)
+    assert e.tt_probe(tt, keys[0]) == (settled if settled_first else -1)
+    assert ctr[4] == 2
+    again = e.tt_store(tt, keys[2], 0, 2, 20, 0, ctr, flag)  # settled now, work 21
+    assert again == slot and tt[slot, 3] & e.WORK_MASK == 21  # work adds up on one key
+    fresh = e.table(1 << 4)  # a settled entry of work 21 counts 148: an open 100 goes
+    kept = e.tt_store(fresh, keys[0], e.INF + 5, 0, 21, 0, ctr, flag)
+    small = e.tt_store(fresh, keys[1], 3, 9, 100, 0, ctr, flag)
+    assert e.tt_store(fresh, keys[3], 1, 1, 1, 0, ctr, flag) == small
+    assert e.tt_probe(fresh, keys[0]) == kept
+
+
+def test_a_full_table_keeps_its_open_subtrees_and_still_proves() -> None:
+    """On a table of 2**14 entries (the 17-sheep proof takes a hundred times as many
+    nodes), replacement by subtree size proves the start with a certificate the model
+    re-checks; keeping settled entries first fills the table with settled leaves,
+    evicts the open path again and again and stays open."""
+    start = initial_state(UlvtaflOptions(setup=17))
+    prover = Prover(start, SHEEP, table_bits=14)
+    assert prover.run(nodes=6_000_000) == "proved"
+    assert prover.fill == 1.0 and prover.nodes > 100 * len(prover.tt)
+    cert = prover.certificate()
+    assert cert is not None and check_certificate(start, "sheep", cert) > 50
+    old = Prover(start, SHEEP, table_bits=14, settled_first=True)
+    old.run(nodes=6_000_000)
+    assert old.outcome() == "open"
 
 
 def test_proofs_the_table_lost_come_back_from_the_proof_store() -> None:

@@ -40,6 +40,12 @@ BUCKET = 2  # table entries probed per key (one bucket: one 64-byte cache line)
 ENGINE_VERSION = 2  # bumped whenever the table's meaning changes (checkpoints name it)
 ORD_BITS = 40  # a proof-store entry: the ordinal in the low bits, the height above
 ORD_MASK = (1 << ORD_BITS) - 1
+# Replacement by subtree size: a settled entry (a proof or a disproof) is worth keeping over
+# an open one of the same work (it is final, and a disproof's closure check needs it), but
+# not over a far larger open subtree: a bonus without limit fills a full table with settled
+# leaves and evicts the open path again and again (the 17-sheep start on a 2**13 table
+# stays open after 300M nodes that way; with these weights it is proved in 7.4M).
+SETTLED_TIMES, SETTLED_PLUS = 4, 64
 
 
 # ---- the grid ------------------------------------------------------------------------------
@@ -503,11 +509,13 @@ def tt_probe(tt: Any, key: int) -> int:
 
 
 @njit_inline
-def tt_store(tt: Any, key: int, phi: int, delta: int, work: int, fp: int, ctr: Any) -> int:
+def tt_store(tt: Any, key: int, phi: int, delta: int, work: int, fp: int, ctr: Any,
+             settled_first: int) -> int:
     """Store a node's numbers, its work and (for a repetition-dependent disproof) the
-    fingerprint of the repeated position; in a full bucket the entry with least work goes
-    (a proved or disproved entry counts 2**30 more); ctr[4] counts the entries in use.
-    Returns the slot."""
+    fingerprint of the repeated position; in a full bucket the entry with the smallest
+    subtree goes, a settled entry's work counting 4 times plus 64 (see SETTLED_*). With
+    `settled_first` 1 a settled entry counts 2**30 more instead (the rule before, kept to
+    measure). ctr[4] counts the entries in use. Returns the slot."""
     b = (key >> 1) & (tt.shape[0] - 1) & ~(BUCKET - 1)
     victim = -1
     vscore = 1 << 62
@@ -523,7 +531,10 @@ def tt_store(tt: Any, key: int, phi: int, delta: int, work: int, fp: int, ctr: A
             continue
         score = tt[i, 3] & WORK_MASK
         if tt[i, 1] == 0 or tt[i, 2] == 0:
-            score += 1 << 30
+            if settled_first:
+                score += 1 << 30
+            else:
+                score = SETTLED_TIMES * score + SETTLED_PLUS
         if score < vscore:
             vscore = score
             victim = i
@@ -607,7 +618,7 @@ def refill_table(rows: Any, tt: Any, ctr: Any) -> None:
         k = rows[i, 0]
         if k != 0:
             tt_store(tt, k, rows[i, 1], rows[i, 2], rows[i, 3] & WORK_MASK,
-                     (rows[i, 3] >> FP_SHIFT) & FP_MASK, ctr)
+                     (rows[i, 3] >> FP_SHIFT) & FP_MASK, ctr, 0)
 
 
 @njit
@@ -681,9 +692,10 @@ FRAME_COLS = 16
 # (no wolf can capture after them: proofs hold, disproofs mean nothing), [1] the initial
 # numbers' profile (0 mobility, 1 evaluation), [2:7] the evaluation's weights, [7] 1 = never
 # read the proof store (to measure what reading it saves), [8] the focus radius (0: off)
-# [9] the far forward moves it keeps (see gen), [10] the 1+epsilon trick's epsilon in 64ths.
-P_SAFE, P_EVAL, P_NO_STORE, P_RADIUS, P_FAR, P_EPS = 0, 1, 7, 8, 9, 10
-PRM_SIZE = 11
+# [9] the far forward moves it keeps (see gen), [10] the 1+epsilon trick's epsilon in 64ths,
+# [11] 1 = the table keeps settled entries before any open one (to measure; see tt_store).
+P_SAFE, P_EVAL, P_NO_STORE, P_RADIUS, P_FAR, P_EPS, P_SETTLED_FIRST = 0, 1, 7, 8, 9, 10, 11
+PRM_SIZE = 12
 
 
 @njit_inline
@@ -754,6 +766,7 @@ def dfpn(g: Any, z: Any, tt: Any, ps: Any, kid: Any, fr: Any, pcls: Any, scr: An
     entries."""
     safe = prm[P_SAFE] != 0 and attacker == SHEEP
     read_store = prm[P_NO_STORE] == 0
+    settled_first = prm[P_SETTLED_FIRST]
     mask = (tt.shape[0] - 1) & ~(BUCKET - 1)
     rh, rm = hash_of(z, rs, rw, rside)
     fr[0, F_S] = rs
@@ -801,7 +814,7 @@ def dfpn(g: Any, z: Any, tt: Any, ps: Any, kid: Any, fr: Any, pcls: Any, scr: An
                 if n < 0:
                     ctr[3] += 1
             if n < 0:  # too deep or too wide: unknown, with numbers too large to follow
-                tt_store(tt, fr[d, F_KEY], INF - 1, INF - 1, 1, 0, ctr)
+                tt_store(tt, fr[d, F_KEY], INF - 1, INF - 1, 1, 0, ctr, settled_first)
                 rphi = np.int64(INF - 1)
                 rdelta = np.int64(INF - 1)
                 rdep = np.int64(NO_DEP)
@@ -989,7 +1002,8 @@ def dfpn(g: Any, z: Any, tt: Any, ps: Any, kid: Any, fr: Any, pcls: Any, scr: An
                     ctr[7] += 1
                 elif added < 0:
                     ctr[5] += 1
-            tt_store(tt, key, phi_n, delta_n, ctr[0] - fr[d, F_START] + 1, fp, ctr)
+            tt_store(tt, key, phi_n, delta_n, ctr[0] - fr[d, F_START] + 1, fp, ctr,
+                     settled_first)
             rphi = np.int64(phi_n)
             rdelta = np.int64(delta_n)
             rdep = np.int64(dep)

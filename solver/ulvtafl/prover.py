@@ -149,14 +149,16 @@ class Prover:
     `epsilon` is the 1+epsilon trick's: a child is searched until its number exceeds the
     second-best sibling's by that fraction (a multiple of 1/64; smaller switches sooner).
     `read_store=False` keeps the search from reading proofs back from the proof store
-    (only to measure what reading it saves). The table takes `table_bits` (2**bits
-    entries of 32 bytes) or the largest size the `memory` budget allows."""
+    (only to measure what reading it saves); `settled_first=True` makes a full table keep
+    settled entries before open ones (only to measure replacement by subtree size). The
+    table takes `table_bits` (2**bits entries of 32 bytes) or the largest size the
+    `memory` budget allows."""
 
     def __init__(self, state: UlvState, attacker: int, *, table_bits: int | None = None,
                  memory: int | str | None = None, forward_only: bool = False,
                  profile: str = DEFAULT_PROFILE, safe_only: bool = False,
                  read_store: bool = True, focus: int = 0,
-                 epsilon: float = DEFAULT_EPSILON) -> None:
+                 epsilon: float = DEFAULT_EPSILON, settled_first: bool = False) -> None:
         check_options(attacker, profile, safe_only, forward_only, focus, epsilon)
         budget = resolve(memory)
         # the store takes the memory the table leaves, unless the table's size was given
@@ -179,6 +181,7 @@ class Prover:
         self.prm[e.P_FAR] = FOCUS_FAR
         self.prm[e.P_EPS] = epsilon_64ths(epsilon)
         self.prm[e.P_NO_STORE] = int(not read_store)
+        self.prm[e.P_SETTLED_FIRST] = int(settled_first)
         self.prm[e.P_EVAL:e.P_EVAL + len(PROFILES[profile])] = PROFILES[profile]
         self.g = e.geometry(state.rules, forward_only)
         self.tt = e.table(1 << table_bits)
