@@ -60,9 +60,11 @@ def main() -> None:
     for name in args.cases.split(","):
         size = settle(name, False, args.nodes)
         first = settle(name, True, args.nodes)
-        ratio = f"{first[1] / size[1]:.2f}" if size[0] != "open" else "-"
-        if first[0] == "open" and size[0] != "open":
-            ratio = f"> {ratio}"
+        ratio = f"{first[1] / size[1]:.2f}"  # a bound where one search stayed open
+        if (first[0] == "open") != (size[0] == "open"):
+            ratio = ("> " if first[0] == "open" else "< ") + ratio
+        elif first[0] == "open":
+            ratio = "-"
         print(f"| {name} | {size[0]}, {size[1]:,} | {first[0]}, {first[1]:,} | {ratio} |",
               flush=True)
 
