@@ -195,28 +195,34 @@ def prove_setup(setup: int, memory: str, seconds: float, cert_dir: Path) -> dict
 
 
 def frontier(prover: Prover) -> dict[str, Any]:
-    """How far an open search got: the root's moves with their numbers, and the most
-    proving line (at each node the child the search would expand next)."""
+    """How far an open search got: the root's moves with their numbers as the table holds
+    them (None: not in the table), and the most proving line: from the root, the child the
+    search would expand next (the attacker's least proof number, the defender's least
+    disproof number), among the children the table holds, up to a settled position or one
+    whose children the table does not hold. The table holds only what the search generated,
+    so the line keeps to a restricted search's moves (safe-only, focus)."""
     state = prover.state
     kids = []
     for m in state.legal_moves():
         c = state.play(m)
-        phi, delta, work, _ = e.entry(prover.g, e.Z, prover.tt, e.to_grid(c.sheep),
-                                      e.to_grid(c.wolves), c.to_move)
-        pn, dn = (phi, delta) if c.to_move == prover.attacker else (delta, phi)
-        kids.append({"move": m.text(), "proof_number": _num(pn), "disproof_number": _num(dn),
-                     "work": int(work)})
+        got = prover.numbers(c)
+        kids.append({"move": m.text(),
+                     "proof_number": None if got is None else _num(got[0]),
+                     "disproof_number": None if got is None else _num(got[1]),
+                     "work": prover.work(c.sheep, c.wolves, c.to_move)})
     line: list[str] = []
-    seen = set()
+    seen = {state.key}
     while len(line) < 60 and not state.is_terminal():
+        here = prover.numbers(state)
+        if here is None or 0 in here:
+            break
         best = None
         for m in state.legal_moves():
             c = UlvState.create(state.rules, *_after(state, m), 1 - state.to_move)
-            if c.key in seen:
+            got = prover.numbers(c) if c.key not in seen else None
+            if got is None:
                 continue
-            phi, delta, _, hit = e.entry(prover.g, e.Z, prover.tt, e.to_grid(c.sheep),
-                                         e.to_grid(c.wolves), c.to_move)
-            score = int(delta) if hit else 1 << 40  # the child's delta: most proving first
+            score = got[0] if state.to_move == prover.attacker else got[1]
             if best is None or score < best[0]:
                 best = (score, m, c)
         if best is None:
@@ -233,6 +239,13 @@ def _after(state: UlvState, m: Any) -> tuple[int, int]:
     from fleece.rules.ulvtafl.game import apply_move
 
     return apply_move(state.sheep, state.wolves, m)
+
+
+def _root_move(k: dict[str, Any]) -> str:
+    """A root move with its numbers and work, or 'not in the table'."""
+    if k["proof_number"] is None:
+        return f"{k['move']} not in the table"
+    return f"{k['move']} {k['proof_number']}/{k['disproof_number']} ({k['work']:,})"
 
 
 def _num(x: Any) -> Any:
@@ -458,8 +471,7 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
         if r.get("frontier"):
             f = r["frontier"]
             out.append("- root moves (proof number / disproof number of a sheep win, work): "
-                       + ", ".join(f"{k['move']} {k['proof_number']}/{k['disproof_number']} "
-                                   f"({k['work']:,})" for k in f["root_moves"]))
+                       + ", ".join(_root_move(k) for k in f["root_moves"]))
             out.append(f"- the most-proving line (where the search would look next): "
                        f"{' '.join(f['most_proving_line'])}")
             if "proofs_stored" in f:

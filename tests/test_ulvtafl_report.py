@@ -143,3 +143,35 @@ def test_an_open_variant_tree_shows_its_first_moves_and_line() -> None:
     assert ("timeout, root proof number 31, disproof number 1,200; the wolf's first moves "
             "(open ones with their numbers): d7-c7 proved, d7-d6 open (31/1,200); the "
             "most-proving line: d7-d6 b3-b4\n") in text
+
+
+def test_the_frontier_line_keeps_to_what_a_restricted_search_holds() -> None:
+    """The most-proving line of an open safe-only search walks only through positions its
+    table holds, stops at the first settled one (or where the table holds no child), and so
+    never shows a sheep move the search did not play (one after which a wolf can capture);
+    a root move the table does not hold has no numbers rather than invented ones."""
+    from fleece.rules.ulvtafl.game import SHEEP, wolf_captures
+    from fleece.rules.ulvtafl.notation import parse_move, parse_position
+
+    bench = _bench()
+    root = parse_position("W../W../.SSSS.S/SSSSSS./.S.SSSS/S.S/.SS s")
+    prover = bench.Prover(root, SHEEP, table_bits=16, safe_only=True, focus=2,
+                          profile="steps")
+    prover.run(nodes=300_000)
+    assert prover.outcome() == "open"
+    f = bench.frontier(prover)
+    assert len(f["most_proving_line"]) >= 4
+    state = root
+    for i, text in enumerate(f["most_proving_line"]):
+        numbers = prover.numbers(state)
+        assert numbers is not None and 0 not in numbers, (i, text)
+        mover = state.to_move
+        state = state.play(parse_move(text))
+        assert prover.numbers(state) is not None, (i, text)
+        if mover == SHEEP:
+            assert not any(True for _ in wolf_captures(state.rules, state.sheep, state.wolves))
+    assert len(f["root_moves"]) == len(list(root.legal_moves()))
+    for k in f["root_moves"]:
+        held = prover.numbers(root.play(parse_move(k["move"])))
+        assert (k["proof_number"] is None) == (held is None), k
+        assert k["work"] == 0 or held is not None, k
