@@ -346,6 +346,13 @@ def _proof_progress() -> tuple[Any, Any]:
     return bar, update
 
 
+def _restrictions(safe_only: bool, forward_only: bool, focus: int) -> str:
+    """The options that restricted a proof search's moves, as the user wrote them."""
+    used = [("--safe-only", safe_only), ("--forward-only", forward_only),
+            (f"--focus {focus}", focus > 0)]
+    return ", ".join(name for name, on in used if on)
+
+
 @app.command()
 def prove(
     side: Annotated[Side, typer.Option(**choice(Side),
@@ -452,7 +459,8 @@ def prove(
     words = {"proved": f"PROVED: the {report.side} can force a win",
              "disproved": f"the {report.side} cannot force a win (U7: a draw or a loss)",
              "failed": f"the {report.side} cannot force a win with only the moves allowed "
-                       "(--safe-only, --forward-only); nothing is claimed about the game",
+                       f"({_restrictions(safe_only, forward_only, focus)}); nothing is "
+                       "claimed about the game",
              "proved-without-certificate": "open: the search proved it but gave no "
                                            "certificate (its proof store lacked part of the "
                                            "proof, or the proof is too large; more --memory "

@@ -231,3 +231,18 @@ def test_a_seed_certificate_is_rechecked_and_its_proof_taken_as_known(
     bad = invoke([*args, "--seed", str(junk)])
     assert bad.exit_code == 2 and bad.stderr.startswith("fleece: error: ")
     assert bad.stderr.count("\n") == 1
+
+
+def test_a_failed_restricted_search_names_the_options_that_restricted_it() -> None:
+    """After the wolves' c7-d7 at ply 32 of the horizon game the sheep on safe forward moves
+    run out of moves: the search fails (exit 1), and its one-line verdict names exactly the
+    restrictions given, not a fixed list."""
+    c7d7 = ".W./.W./.SSSS.S/SSSSSS./.S.SSSS/S.S/.SS s"
+    for extra, named in (([], "(--safe-only, --forward-only)"),
+                         (["--focus", "2"], "(--safe-only, --forward-only, --focus 2)")):
+        r = invoke(["ulvtafl", "prove", "--position", c7d7, "--safe-only", "--forward-only",
+                    *extra, "--max-nodes", "2000000", "--memory", "64M"])
+        assert r.exit_code == 1, r.output
+        verdict = r.stdout.splitlines()[1]
+        assert verdict == (f"the sheep cannot force a win with only the moves allowed {named}; "
+                           "nothing is claimed about the game"), verdict
