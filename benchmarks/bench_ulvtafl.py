@@ -199,8 +199,10 @@ def frontier(prover: Prover) -> dict[str, Any]:
     them (None: not in the table), and the most proving line: from the root, the child the
     search would expand next (the attacker's least proof number, the defender's least
     disproof number), among the children the table holds, up to a settled position or one
-    whose children the table does not hold. The table holds only what the search generated,
-    so the line keeps to a restricted search's moves (safe-only, focus)."""
+    whose children the table does not hold. The table holds only positions the search
+    reached, so on a safe-only search the line never shows a sheep move that lets a wolf
+    capture; a move outside a focused search's set can still show where the search reached
+    its position by another order of moves."""
     state = prover.state
     kids = []
     for m in state.legal_moves():
