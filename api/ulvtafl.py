@@ -609,7 +609,8 @@ def _prove_tree(request: ProveRequest, state: Any, attacker: int, memory: int | 
                        folder=folder, ray_address=request.ray)
     info = tree.progress_info()
     figures = {k: info[k] for k in ("tree_nodes", "expanded", "leaf_searches",
-                                    "proved_leaves")}
+                                    "proved_leaves", "safe_front")}
+    figures["repetition_edges"] = tree.repetitions  # with safe_front: why a tree "failed"
     figures["root_moves"] = tree.root_moves()
     figures["principal_line"] = tree.principal_line()
     # prove() re-checks the certificate with the reference rules right after

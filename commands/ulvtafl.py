@@ -346,11 +346,24 @@ def _proof_progress() -> tuple[Any, Any]:
     return bar, update
 
 
-def _restrictions(safe_only: bool, forward_only: bool, focus: int) -> str:
-    """The options that restricted a proof search's moves, as the user wrote them."""
-    used = [("--safe-only", safe_only), ("--forward-only", forward_only),
-            (f"--focus {focus}", focus > 0)]
-    return ", ".join(name for name, on in used if on)
+def _failure(side: str, safe_only: bool, forward_only: bool, focus: int,
+             tree: dict[str, Any] | None) -> str:
+    """The verdict of a search that failed: what restricted it, as the user wrote it. A
+    tree is restricted by its safe front (as saved, when resumed) and by its repetition
+    edges (a move back to one of its positions counts as no win); a leaf's focus is not."""
+    if tree is not None:
+        used = [("--safe-front", bool(tree["safe_front"]))]
+    else:
+        used = [("--safe-only", safe_only), ("--forward-only", forward_only),
+                (f"--focus {focus}", focus > 0)]
+    names = ", ".join(name for name, on in used if on)
+    words = f"the {side} cannot force a win"
+    if names:
+        words += f" with only the moves allowed ({names})"
+    if tree is not None and tree["repetition_edges"]:
+        words += (", " if names else " ") + "in a tree where a move back to one of its " \
+                 "positions counts as no win"
+    return words + "; nothing is claimed about the game"
 
 
 @app.command()
@@ -458,9 +471,8 @@ def prove(
     echo(f"position: {report.position}")
     words = {"proved": f"PROVED: the {report.side} can force a win",
              "disproved": f"the {report.side} cannot force a win (U7: a draw or a loss)",
-             "failed": f"the {report.side} cannot force a win with only the moves allowed "
-                       f"({_restrictions(safe_only, forward_only, focus)}); nothing is "
-                       "claimed about the game",
+             "failed": _failure(report.side, safe_only, forward_only, focus,
+                                report.tree if isinstance(report.tree, dict) else None),
              "proved-without-certificate": "open: the search proved it but gave no "
                                            "certificate (its proof store lacked part of the "
                                            "proof, or the proof is too large; more --memory "

@@ -246,3 +246,39 @@ def test_a_failed_restricted_search_names_the_options_that_restricted_it() -> No
         verdict = r.stdout.splitlines()[1]
         assert verdict == (f"the sheep cannot force a win with only the moves allowed {named}; "
                            "nothing is claimed about the game"), verdict
+
+
+def test_a_failed_tree_names_its_safe_front_and_not_its_leaves_focus() -> None:
+    """A tree fails on what its front left out, never on a leaf's focus (its leaves fall
+    back to the unrestricted search): the verdict names --safe-front alone, and without it
+    the same position is disproved outright (the wolves win this one)."""
+    lost = "SS./W../SSSSSS./..S..../......./.../... s"
+    args = ["ulvtafl", "prove", "--position", lost, "--tree", "--leaf-nodes", "1000",
+            "--leaf-max", "4000", "--memory", "64M", "--max-nodes", "50000"]
+    for extra in (["--safe-front"], ["--safe-front", "--focus", "2"]):
+        r = invoke([*args, *extra])
+        assert r.exit_code == 1, r.output
+        assert r.stdout.splitlines()[1] == (
+            "the sheep cannot force a win with only the moves allowed (--safe-front); "
+            "nothing is claimed about the game")
+    plain = invoke(args)
+    assert plain.exit_code == 0, plain.output
+    assert plain.stdout.splitlines()[1] == "the sheep cannot force a win (U7: a draw or a loss)"
+
+
+def test_a_tree_failed_on_its_repetition_edges_says_so() -> None:
+    """A tree whose disproof may lean on a move back to one of its positions says that is
+    why, with or without a safe front; a single search names its own options."""
+    from fleece.commands.ulvtafl import _failure
+
+    tail = "; nothing is claimed about the game"
+    edges = {"safe_front": False, "repetition_edges": 3}
+    assert _failure("sheep", False, False, 0, edges) == (
+        "the sheep cannot force a win in a tree where a move back to one of its positions "
+        "counts as no win" + tail)
+    assert _failure("sheep", False, False, 2, {**edges, "safe_front": True}) == (
+        "the sheep cannot force a win with only the moves allowed (--safe-front), in a tree "
+        "where a move back to one of its positions counts as no win" + tail)
+    assert _failure("sheep", True, False, 2, None) == (
+        "the sheep cannot force a win with only the moves allowed (--safe-only, --focus 2)"
+        + tail)
