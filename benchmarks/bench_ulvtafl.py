@@ -504,7 +504,10 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
             f" The {' and '.join(str(r['setup']) for r in still)}-sheep start is open: its "
             "frontier above gives the root moves' proof and disproof numbers and the line "
             "the search would look at next (the search's own choice, not a claim about best "
-            "play)." if still else ""))]  # its words hold for exactly these endings
+            "play)." + (" Below the start, docs/ulvtafl-20-sheep.md gives where its proof "
+                        "stands: the positions proved and open, the plans found, and what "
+                        "finishing would take." if any(r["setup"] == 20 for r in still)
+                        else "") if still else ""))]  # its words hold for these endings
     if var:
         out += ["## U6 variants (one wolf)", "",
                 "### Movement limits", "", "| setup | limits | value | proof size | nodes |",

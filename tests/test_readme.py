@@ -68,3 +68,15 @@ def test_the_pre_commit_hook_runs_fleece_verify() -> None:
     assert "- id: fleece-verify" in hook and "entry: fleece verify" in hook
     assert "pass_filenames: false" in hook and "language: python" in hook
     assert "id: fleece-verify" in README
+
+
+def test_every_repository_file_the_docs_name_exists() -> None:
+    """README and the 20-sheep page send readers to examples, reports, certificates and
+    pictures by path: each one exists, so moving or renaming a file cannot leave a dead
+    pointer (user-chosen names such as `c17.json.gz` have no such folder prefix)."""
+    pattern = r"\b((?:docs|reports|examples|puzzles)/[\w./-]+\.(?:md|json|gz|txt|png|rec))"
+    for page in ("README.md", "docs/ulvtafl-20-sheep.md"):
+        named = set(re.findall(pattern, (ROOT / page).read_text(encoding="utf-8")))
+        assert len(named) >= 10, page
+        missing = sorted(name for name in named if not (ROOT / name).is_file())
+        assert not missing, (page, missing)

@@ -31,6 +31,16 @@ def test_the_report_markdown_is_its_json_rendered() -> None:
     assert "/tmp/" not in text  # the checkpoint folder is the reader's DIR
 
 
+def test_every_file_the_report_names_is_in_the_repository() -> None:
+    """The report points readers at certificates, other reports and the 20-sheep page: each
+    named file exists, so a renamed or moved file cannot leave a dead pointer behind."""
+    text = REPORT.with_suffix(".md").read_text(encoding="utf-8")
+    named = set(re.findall(r"\b((?:docs|reports)/[\w./-]+\.(?:md|json|gz))", text))
+    assert "docs/ulvtafl-20-sheep.md" in named
+    missing = sorted(name for name in named if not (ROOT / name).is_file())
+    assert not missing, missing
+
+
 def test_every_claimed_value_has_a_checked_proof_size() -> None:
     """A start or variant is 'sheep' or 'wolves' only with the proof size its certificate
     check counted; 'unknown' rows carry the work spent."""
