@@ -25,6 +25,8 @@ __all__ = [
     "BoardReport",
     "CertificateCheckReport",
     "CertificateCheckRequest",
+    "CheckpointReport",
+    "CheckpointRequest",
     "MoveRequest",
     "PerftReport",
     "PerftRequest",
@@ -47,6 +49,7 @@ __all__ = [
     "board_svg",
     "check_certificates",
     "check_puzzles",
+    "checkpoint_status",
     "generate_puzzles",
     "perft",
     "play",
@@ -659,6 +662,136 @@ def check_certificates(request: CertificateCheckRequest) -> CertificateCheckRepo
     if not found:
         raise FleeceError(f"{request.file}: holds no certificate", field="file")
     return CertificateCheckReport(certificates=found, ok=True)
+
+
+# ---- saved searches ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckpointRequest:
+    """`fleece ulvtafl checkpoint show`: the folder a `prove --checkpoint` run saved to (one
+    search or a tree); `points` the root numbers over time to show at most (spread evenly
+    over the run, the last always), `leaves` the open leaves of a tree to list."""
+
+    folder: str
+    points: int = 12
+    leaves: int = 10
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckpointReport(Report):
+    """Where a saved proof search stands, read without resuming it (a search's table is
+    not loaded): what it searches (`kind` "search" or "tree", the position, the side, the
+    options it runs with), its work, the root's numbers, the root numbers over time
+    (`history`: a point a minute and one at each run's end, saved with the search), each
+    run's end (`runs`), and whether this engine can resume it. A tree adds its figures,
+    root moves, most-proving line and the open leaves with the most work."""
+
+    folder: str
+    kind: str
+    position: str
+    side: str
+    options: dict[str, Any]
+    resumable: bool
+    engine: int
+    nodes: int
+    seconds: float
+    proof_number: Any
+    disproof_number: Any
+    history: list[dict[str, Any]]
+    runs: list[dict[str, Any]]
+    counters: dict[str, Any] = ABSENT
+    tree: dict[str, Any] = ABSENT
+
+
+def checkpoint_status(request: CheckpointRequest) -> CheckpointReport:
+    """Read a checkpoint folder (`search.npz` of one search, or `tree.json.gz` of a proof
+    tree) and report where its search stands; CheckpointError in one line when the folder
+    holds neither or the file is damaged. Nothing is written."""
+    from pathlib import Path
+
+    from fleece.solver.ulvtafl import engine
+    from fleece.solver.ulvtafl.prover import CheckpointError, saved_search
+
+    for name, value in (("points", request.points), ("leaves", request.leaves)):
+        if value < 1:
+            raise FleeceError(f"at least one, not {value}", field=name, limit=1)
+    folder = Path(request.folder)
+    if not folder.is_dir():
+        raise CheckpointError(f"{folder}: no such folder")
+    if (folder / "tree.json.gz").is_file():
+        return _tree_status(request)
+    if not (folder / "search.npz").is_file():
+        raise CheckpointError(f"{folder}: no saved search there (search.npz of one search, "
+                              "tree.json.gz of a tree)")
+    info = saved_search(folder)
+    last = (info.get("trace") or [{}])[-1]
+    options = {k: info.get(k) for k in ("safe_only", "forward_only", "focus", "profile",
+                                        "epsilon", "table_bits")}
+    return CheckpointReport(
+        folder=str(folder), kind="search", position=str(info["root"]),
+        side=str(info["attacker"]), options=options,
+        resumable=info.get("engine") == engine.ENGINE_VERSION,
+        engine=int(info.get("engine", 0)), nodes=int(last.get("nodes", 0)),
+        seconds=round(float(info["seconds"]), 1),
+        proof_number=_number(last.get("proof_number")),
+        disproof_number=_number(last.get("disproof_number")),
+        history=_spread(info.get("history") or info.get("trace", []), request.points),
+        runs=[_point(t) for t in info.get("trace", [])], counters=info["counters"])
+
+
+def _tree_status(request: CheckpointRequest) -> CheckpointReport:
+    """checkpoint_status of a saved proof tree (loaded without its seeds' re-check and
+    without starting a worker)."""
+    from fleece.rules.ulvtafl.notation import position_text
+    from fleece.solver.ulvtafl import engine
+    from fleece.solver.ulvtafl.prover import SIDE
+    from fleece.solver.ulvtafl.tree import ProofTree
+
+    tree = ProofTree.load(request.folder, seeds=())
+    info = tree.progress_info()
+    options = {"safe_leaves": tree.safe_leaves, "safe_front": tree.safe_front,
+               "focus_leaves": tree.focus_leaves, "profile": tree.profile,
+               "epsilon": tree.epsilon, "leaf_nodes": tree.leaf_nodes,
+               "leaf_max": tree.leaf_max, "seeds": list(tree.saved_seeds)}
+    figures = {k: info[k] for k in ("tree_nodes", "expanded", "leaf_searches",
+                                    "proved_leaves")}
+    figures["repetition_edges"] = tree.repetitions
+    figures["root_moves"] = [{**m, "proof_number": _number(m["proof_number"]),
+                              "disproof_number": _number(m["disproof_number"])}
+                             for m in tree.root_moves()]
+    figures["principal_line"] = [m["move"] for m in tree.principal_line()]
+    figures["open_leaves"] = [{**x, "proof_number": _number(x["proof_number"]),
+                               "disproof_number": _number(x["disproof_number"])}
+                              for x in tree.open_leaves(request.leaves)]
+    return CheckpointReport(
+        folder=request.folder, kind="tree", position=position_text(tree.root_state),
+        side=SIDE[tree.attacker], options=options, resumable=True,
+        engine=engine.ENGINE_VERSION, nodes=tree.work, seconds=round(tree.seconds, 1),
+        proof_number=_number(info["proof_number"]),
+        disproof_number=_number(info["disproof_number"]),
+        history=_spread(tree.history or tree.trace, request.points),
+        runs=[_point(t) for t in tree.trace], tree=figures)
+
+
+def _point(info: dict[str, Any]) -> dict[str, Any]:
+    """One point of the root numbers over time, as JSON."""
+    out: dict[str, Any] = {k: info[k] for k in ("nodes", "seconds") if k in info}
+    out["proof_number"] = _number(info.get("proof_number"))
+    out["disproof_number"] = _number(info.get("disproof_number"))
+    return out
+
+
+def _spread(points: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
+    """At most `count` of the points, evenly spread, the first and the last kept."""
+    if len(points) <= count:
+        chosen = points
+    elif count == 1:
+        chosen = points[-1:]
+    else:
+        last = len(points) - 1
+        chosen = [points[round(i * last / (count - 1))] for i in range(count)]
+    return [_point(p) for p in chosen]
 
 
 # ---- puzzles ------------------------------------------------------------------------------

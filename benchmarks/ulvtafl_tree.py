@@ -108,7 +108,7 @@ def twenty(folder: Path, resume: bool, seconds: float, memory: str, leaf_nodes: 
             "root_moves": [{**m, "nodes": _work_below(tree, m["move"])}
                            for m in tree.root_moves()],
             "principal_line": tree.principal_line(),
-            "open_leaves": open_leaves(tree),
+            "open_leaves": tree.open_leaves(),
             "certificate": len(cert) if cert else None}
 
 
@@ -129,14 +129,6 @@ def _work_below(tree: ProofTree, move: str) -> int:
                 seen.add(k)
                 todo.append(k)
     return total
-
-
-def open_leaves(tree: ProofTree, count: int = 10) -> list[dict[str, Any]]:
-    """The open leaves with the most work, with their numbers: where the search is stuck."""
-    leaves = [n for n in tree.nodes[1:] if n.kids is None and n.searched and n.pn and n.dn]
-    leaves.sort(key=lambda n: -n.work)
-    return [{"position": n.position, "proof_number": n.pn, "disproof_number": n.dn,
-             "nodes": n.work} for n in leaves[:count]]
 
 
 def markdown(data: dict[str, Any]) -> str:

@@ -25,6 +25,7 @@ from fleece.commands.base import (
     terminate_as_interrupt,
     write_output,
 )
+from fleece.commands.output import Column, Document, show
 
 app = new_app("Ulvtafl: wolves and sheep on the 33-point cross: boards, records, perft, exact "
               "solver.")
@@ -544,6 +545,86 @@ def certificate_check(
                  f"({c['plies']:,} plies) of a certificate of {c['strategy_positions']:,} "
                  "positions")
     return EXIT_OK
+
+
+checkpoints = new_app("Saved proof searches (prove --checkpoint): show where one stands.")
+app.add_typer(checkpoints, name="checkpoint")
+
+
+@checkpoints.command("show")
+def checkpoint_show(
+    folder: Annotated[str, typer.Argument(
+        help="the folder a prove --checkpoint run saved to (one search or a --tree)",
+        show_default=False)],
+    points: Annotated[int, typer.Option(
+        parser=int_in(1, 10**6),
+        help="show at most this many points of the root numbers over time")] = 12,
+    leaves: Annotated[int, typer.Option(
+        parser=int_in(1, 10**6), help="a tree: list this many open leaves")] = 10,
+    json: Json = False,
+) -> int:
+    """Where a saved proof search stands, without resuming it: what it searches, its work,
+    the root's proof and disproof numbers over time and, for a tree, its root moves, its
+    most-proving line and the open leaves with the most work. Nothing is written."""
+    report = api.checkpoint_status(api.CheckpointRequest(folder=folder, points=points,
+                                                         leaves=leaves))
+    if json:
+        print_json(report)
+        return EXIT_OK
+    show(_checkpoint_document(report))
+    return EXIT_OK
+
+
+def _checkpoint_document(report: api.CheckpointReport) -> Document:
+    """The human report of checkpoint show."""
+    doc = Document()
+    what = "a proof tree" if report.kind == "tree" else "one df-pn search"
+    doc.line(f"{report.folder}: {what} for a {report.side} win")
+    doc.line(f"position: {report.position}")
+    doc.line("options: " + ", ".join(f"{k} {_option(v)}" for k, v in report.options.items()))
+    doc.line(f"work: {report.nodes:,} nodes in {report.seconds:,.1f} s over "
+             f"{len(report.runs)} run{'s' if len(report.runs) != 1 else ''}; root proof "
+             f"number {report.proof_number}, disproof number {report.disproof_number}")
+    if not report.resumable:
+        doc.line(f"written by engine version {report.engine}: this version cannot resume it")
+    if report.history:
+        doc.table([Column("nodes", True), Column("seconds", True), Column("pn", True),
+                   Column("dn", True)],
+                  [((f"{p.get('nodes', 0):,}", f"{p.get('seconds', 0):,.0f}",
+                     str(p["proof_number"]), str(p["disproof_number"])), None)
+                   for p in report.history], title="root numbers over time")
+    if isinstance(report.counters, dict):
+        c = report.counters
+        doc.line(f"proofs: {c['proofs']:,} ({c['proofs_without_room']:,} without room in the "
+                 f"store); deepest ply {c['deepest_ply']}")
+    if isinstance(report.tree, dict):
+        t = report.tree
+        doc.line(f"tree: {t['tree_nodes']:,} positions, {t['expanded']:,} expanded, "
+                 f"{t['leaf_searches']:,} leaf searches, {t['proved_leaves']:,} leaves "
+                 f"proved, {t['repetition_edges']:,} repetition edges")
+        if t["root_moves"]:
+            doc.table([Column("root move"), Column("pn", True), Column("dn", True),
+                       Column("outcome")],
+                      [((m["move"], str(m["proof_number"]), str(m["disproof_number"]),
+                         m["outcome"]), None) for m in t["root_moves"]])
+        if t["principal_line"]:
+            doc.line("most-proving line: " + " ".join(t["principal_line"]))
+        if t["open_leaves"]:
+            doc.table([Column("open leaf"), Column("pn", True), Column("dn", True),
+                       Column("nodes", True)],
+                      [((x["position"], str(x["proof_number"]), str(x["disproof_number"]),
+                         f"{x['nodes']:,}"), None) for x in t["open_leaves"]],
+                      title="open leaves with the most work")
+    return doc
+
+
+def _option(value: Any) -> str:
+    """An option's value as the report line shows it."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, list):
+        return "none" if not value else " ".join(str(v) for v in value)
+    return str(value)
 
 
 # ---- puzzles ---------------------------------------------------------------------------

@@ -57,6 +57,10 @@ DEFAULT_EPSILON = 0.25  # the 1+epsilon trick's epsilon (engine.P_EPS holds it i
 MAX_EPSILON = 4.0
 FOCUS_FAR = 3  # the forward moves away from the wolves a focused search keeps
 CHUNK = 100_000  # nodes between two looks at the clock (well under 0.5 s)
+HISTORY_EVERY = 60.0  # seconds between two points of a search's root numbers over time
+HISTORY_POINTS = 5000  # the points a checkpoint keeps (the latest; 83 hours a minute apart)
+HISTORY_KEYS = ("nodes", "seconds", "proof_number", "disproof_number", "table_fill",
+                "tree_nodes", "proved_leaves")
 Progress = Callable[[dict[str, Any]], None]
 
 
@@ -197,6 +201,7 @@ class Prover:
         self.checks = 0
         self.seconds = 0.0
         self.trace: list[dict[str, Any]] = []
+        self.history: list[dict[str, Any]] = []
 
     # ---- numbers --------------------------------------------------------------------------
 
@@ -503,7 +508,8 @@ class Prover:
                                   "allow overwriting)")
         info = {**self.meta(), "nodes": self.nodes, "seconds": self.seconds,
                 "checks": self.checks, "verified_disproof": self.verified_disproof,
-                "too_large": self.too_large, "trace": self.trace[-2000:]}
+                "too_large": self.too_large, "trace": self.trace[-2000:],
+                "history": self.history[-HISTORY_POINTS:]}
         fd, tmp = tempfile.mkstemp(prefix=".search.", suffix=".npz", dir=folder)
         try:
             with os.fdopen(fd, "wb") as handle:
@@ -533,9 +539,7 @@ class Prover:
         if not target.is_file():
             raise CheckpointError(f"{target}: no checkpoint there")
         with _reading(target), np.load(target, allow_pickle=False) as data:
-            info = json.loads(bytes(data["meta"]).decode())
-            if info.get("format") != "fleece-ulvtafl-dfpn":
-                raise CheckpointError(f"{target}: not an Ulvtafl proof-search checkpoint")
+            info = _meta(target, data)
             if info.get("engine") != e.ENGINE_VERSION:
                 raise CheckpointError(f"{target}: written by engine version "
                                       f"{info.get('engine')}, this is version "
@@ -600,7 +604,36 @@ class Prover:
         prover.verified_disproof = bool(info["verified_disproof"])
         prover.too_large = bool(info["too_large"])
         prover.trace = list(info.get("trace", []))
+        prover.history = list(info.get("history", []))
         return prover
+
+
+def saved_search(folder: str | Path) -> dict[str, Any]:
+    """What a checkpoint folder's search is and how far it got, read without its table:
+    its identity (root, attacker, options, engine version), nodes, seconds, each run's
+    end (`trace`), the root numbers over time (`history`) and its counters (`counters`:
+    deepest ply, table entries in use, proofs, proofs without room, store entries).
+    CheckpointError in one line when the folder has none or it is damaged."""
+    target = Path(folder) / "search.npz"
+    if not target.is_file():
+        raise CheckpointError(f"{target}: no checkpoint there")
+    with _reading(target), np.load(target, allow_pickle=False) as data:
+        info = _meta(target, data)
+        ctr = data["ctr"]
+        if ctr.shape != (8,):
+            raise CheckpointError(f"{target}: corrupt checkpoint (counters)")
+    info["counters"] = {"deepest_ply": int(ctr[1]), "table_entries_used": int(ctr[4]),
+                        "proofs": int(ctr[6]), "proofs_without_room": int(ctr[5]),
+                        "store_entries_used": int(ctr[7])}
+    return info
+
+
+def _meta(target: Path, data: Any) -> dict[str, Any]:
+    """A checkpoint file's meta record (inside `_reading`); refuses another kind of file."""
+    info = json.loads(bytes(data["meta"]).decode())
+    if not isinstance(info, dict) or info.get("format") != "fleece-ulvtafl-dfpn":
+        raise CheckpointError(f"{target}: not an Ulvtafl proof-search checkpoint")
+    return info
 
 
 REFILL_ROWS = 1 << 22  # checkpoint rows read at a time while a table grows
@@ -683,10 +716,13 @@ def _refill(target: Path, tt: Any, ps: Any) -> tuple[int, int]:
 
 
 class Run(Protocol):
-    """What a budgeted search keeps of its runs (Prover, tree.ProofTree)."""
+    """What a budgeted search keeps of its runs (Prover, tree.ProofTree): its time, each
+    run's last figures (`trace`) and its root numbers over time (`history`: a point a
+    minute and one at each run's end)."""
 
     seconds: float
     trace: list[dict[str, Any]]
+    history: list[dict[str, Any]]
 
     def progress_info(self, start: int = 0, spent: float = 0.0) -> dict[str, Any]: ...
 
@@ -713,11 +749,12 @@ class RunClock:
     base: float = field(init=False)  # the search's seconds before this run
     last_report: float = field(init=False)
     last_save: float = field(init=False)
+    last_point: float = field(init=False)
 
     def __post_init__(self) -> None:
         check_positive("the node budget", self.nodes)
         check_positive("the time budget", self.seconds)
-        self.t0 = self.last_report = self.last_save = time.perf_counter()
+        self.t0 = self.last_report = self.last_save = self.last_point = time.perf_counter()
         self.base = self.search.seconds
 
     def spent(self, work: int) -> str:
@@ -736,15 +773,26 @@ class RunClock:
         if self.progress is not None and now - self.last_report >= self.report_every:
             self.last_report = now
             self.progress(self.search.progress_info(self.start, now - self.t0))
+        if now - self.last_point >= HISTORY_EVERY:
+            self.last_point = now
+            self._point(self.search.progress_info(self.start, now - self.t0))
         if self.target is not None and now - self.last_save >= self.every:
             self.last_save = now
             self.search.save(self.target, overwrite=True)
+
+    def _point(self, info: dict[str, Any]) -> None:
+        """One point of the root numbers over time into the search's history."""
+        history = self.search.history
+        history.append({k: info[k] for k in HISTORY_KEYS if k in info})
+        del history[:-HISTORY_POINTS]
 
     def end(self, why: str) -> str:
         """The run's end; the outcome, or why an open search stopped."""
         search = self.search
         search.seconds = self.base + time.perf_counter() - self.t0
-        search.trace.append(search.progress_info(self.start, time.perf_counter() - self.t0))
+        last = search.progress_info(self.start, time.perf_counter() - self.t0)
+        search.trace.append(last)
+        self._point(last)
         if self.target is not None:
             search.save(self.target, overwrite=True)
         if self.progress is not None:

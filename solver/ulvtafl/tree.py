@@ -63,6 +63,7 @@ from fleece.solver.ulvtafl.parallel import mirror_move, mirror_position, start_r
 from fleece.solver.ulvtafl.prover import (
     DEFAULT_EPSILON,
     DEFAULT_PROFILE,
+    HISTORY_POINTS,
     SIDE,
     CheckpointError,
     Prover,
@@ -330,6 +331,7 @@ class ProofTree:
         self.profile = profile
         self.epsilon = epsilon  # the leaf searches' 1+epsilon
         self.seeds = seeds  # certificate files whose proofs every leaf search starts with
+        self.saved_seeds = seeds  # (load) the ones the tree file names, whatever is given
         for path in seeds:  # read and verified here once, so a bad one stops nothing later
             def refuse(cert: Certificate, path: str = path) -> None:
                 try:
@@ -350,6 +352,7 @@ class ProofTree:
         self.entered: list[tuple[int, int, bool]] = []  # (parent, slot, flip): moves into
         # the root that retarget made repetition edges, given back when the root moves on
         self.trace: list[dict[str, Any]] = []
+        self.history: list[dict[str, Any]] = []  # the root numbers over time (RunClock)
         self.executor = "threads"
         self._threads: _Threads | None = None
         self._pool: _Threads | _Ray | None = None
@@ -753,6 +756,16 @@ class ProofTree:
                         "disproved" if kid.dn == 0 else "open"})
         return out
 
+    def open_leaves(self, count: int = 10) -> list[dict[str, Any]]:
+        """The searched open leaves under the root with the most work, most first, with
+        their numbers: where the search is stuck. A position is as the graph holds it (of
+        a position and its mirror image, the one whose text sorts first)."""
+        nodes = [self.nodes[i] for i in self._order()]
+        leaves = [n for n in nodes if n.kids is None and n.searched and n.pn and n.dn]
+        leaves.sort(key=lambda n: -n.work)
+        return [{"position": n.position, "proof_number": n.pn, "disproof_number": n.dn,
+                 "nodes": n.work} for n in leaves[:count]]
+
     def certificate(self, check: bool = True) -> dict[str, str] | None:
         """The root's certificate once proved: the leaves' certificates (earlier ones take
         precedence) and the graph's own attacker moves where no leaf certificate has the
@@ -826,6 +839,7 @@ class ProofTree:
                 "work": self.work, "seconds": self.seconds, "leaves": self.leaves,
                 "seq": self.seq, "repetitions": self.repetitions, "entered": self.entered,
                 "root_flip": self.root_flip, "trace": self.trace[-2000:],
+                "history": self.history[-HISTORY_POINTS:],
                 "nodes": rows, "certificates": self.certs}
         return write_json(path, data, overwrite=True)
 
@@ -886,6 +900,8 @@ class ProofTree:
         tree.repetitions = int(data["repetitions"])
         tree.entered = [(int(p), int(j), bool(f)) for p, j, f in data.get("entered", [])]
         tree.trace = list(data["trace"])
+        tree.history = list(data.get("history", []))
+        tree.saved_seeds = tuple(str(p) for p in data.get("seeds", ()))
         tree.root_flip = bool(data["root_flip"])
         tree._refresh()
         return tree
