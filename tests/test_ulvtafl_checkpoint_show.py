@@ -47,6 +47,11 @@ def test_a_saved_search_shows_what_its_runs_reported(tmp_path: Path) -> None:
     assert [r["nodes"] for r in report.runs] == [first["nodes"], second["nodes"]]
     assert report.history[-1] == report.runs[-1]
     assert isinstance(report.counters, dict) and report.counters["proofs_without_room"] == 0
+    loaded = Prover.load(str(folder))  # the counters are the resumed search's own
+    c = report.counters
+    assert c["deepest_ply"] == loaded.progress_info()["deepest_ply"] > 0
+    assert c["table_entries_used"] == round(loaded.fill * loaded.tt.shape[0]) > 0
+    assert c["store_entries_used"] == round(loaded.store_fill * loaded.ps.shape[0])
     # reading wrote nothing
     assert {p.name: p.stat().st_mtime_ns for p in folder.iterdir()} == listing
 
