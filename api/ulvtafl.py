@@ -667,6 +667,9 @@ def check_certificates(request: CertificateCheckRequest) -> CertificateCheckRepo
 # ---- saved searches ------------------------------------------------------------------------
 
 
+SHOW_MEMORY = "64M"  # what a tree loaded to be shown claims: no worker or table is made
+
+
 @dataclass(frozen=True)
 class CheckpointRequest:
     """`fleece ulvtafl checkpoint show`: the folder a `prove --checkpoint` run saved to (one
@@ -748,7 +751,7 @@ def _tree_status(request: CheckpointRequest) -> CheckpointReport:
     from fleece.solver.ulvtafl.prover import SIDE
     from fleece.solver.ulvtafl.tree import ProofTree
 
-    tree = ProofTree.load(request.folder, seeds=())
+    tree = ProofTree.load(request.folder, seeds=(), memory=SHOW_MEMORY)
     info = tree.progress_info()
     options = {"safe_leaves": tree.safe_leaves, "safe_front": tree.safe_front,
                "focus_leaves": tree.focus_leaves, "profile": tree.profile,
