@@ -778,10 +778,13 @@ def _tree_status(request: CheckpointRequest) -> CheckpointReport:
 
 
 def _point(info: dict[str, Any]) -> dict[str, Any]:
-    """One point of the root numbers over time, as JSON."""
+    """One point of the root numbers over time, as JSON (with a search's table fill, or a
+    tree's positions and proved leaves, where the point has them)."""
     out: dict[str, Any] = {k: info[k] for k in ("nodes", "seconds") if k in info}
     out["proof_number"] = _number(info.get("proof_number"))
     out["disproof_number"] = _number(info.get("disproof_number"))
+    out.update({k: info[k] for k in ("table_fill", "tree_nodes", "proved_leaves")
+                if k in info})  # a search's table fill, a tree's size
     return out
 
 

@@ -100,6 +100,8 @@ def test_a_saved_tree_shows_the_figures_its_run_reported(tmp_path: Path) -> None
     assert saved["principal_line"] == [m["move"] for m in t["principal_line"]]
     assert report["options"]["safe_front"] is True and report["options"]["focus_leaves"] == 2
     assert len(report["runs"]) == 1 and report["history"][-1] == report["runs"][-1]
+    assert report["history"][-1]["tree_nodes"] == t["tree_nodes"]
+    assert report["history"][-1]["proved_leaves"] == t["proved_leaves"]
     saved_file = json.loads(gzip.decompress((folder / "tree.json.gz").read_bytes()))
     assert saved_file["history"][-1]["nodes"] == run["nodes"]  # the tree keeps its own
     work = [x["nodes"] for x in saved["open_leaves"]]
