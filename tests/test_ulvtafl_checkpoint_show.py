@@ -20,6 +20,7 @@ from fleece.rules.errors import FleeceError
 from fleece.rules.ulvtafl.notation import parse_position
 from fleece.solver.ulvtafl import prover as prover_module
 from fleece.solver.ulvtafl.prover import Prover
+from fleece.solver.ulvtafl.tree import ProofTree
 
 
 def _prove(folder: Path, *extra: str) -> dict[str, object]:
@@ -147,3 +148,24 @@ def test_a_missing_or_damaged_checkpoint_is_one_line(tmp_path: Path) -> None:
     assert tree.exit_code == 2 and "corrupt saved tree" in tree.stderr
     with pytest.raises(FleeceError):
         api.checkpoint_status(api.CheckpointRequest(folder=str(tmp_path), points=0))
+
+
+def test_a_new_root_starts_its_numbers_over_time_afresh(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Walking back along a game (retarget) the points of the old root are not the new
+    root's: the history starts again, for one search and for a tree."""
+    monkeypatch.setattr(prover_module, "HISTORY_EVERY", 0.0)
+    start = parse_position("W.W/.../......./SSSSSSS/SSSSSSS/SSS/SSS w")
+    after = parse_position(".WW/.../......./SSSSSSS/SSSSSSS/SSS/SSS s")
+    p = Prover(start, 1, memory="64M")
+    p.run(nodes=3000, step=1000)
+    assert len(p.history) >= 3
+    p.retarget(after)
+    assert p.history == []
+    p.run(nodes=1000, step=1000)
+    assert [x["nodes"] for x in p.history] == [p.nodes] * len(p.history)
+    tree = ProofTree(start, 1, leaf_nodes=1000, leaf_max=2000, memory="64M")
+    tree.run(nodes=4000)
+    assert tree.history
+    tree.retarget(after)
+    assert tree.history == []

@@ -324,11 +324,12 @@ class Prover:
 
     def _aim(self, state: UlvState) -> None:
         """Make `state` (its board and side to move, no history) the root, with no verdict
-        on a disproof of it yet."""
+        on a disproof of it yet, and no root numbers over time (they were another root's)."""
         self.state = UlvState.create(state.rules, state.sheep, state.wolves, state.to_move)
         self.root = grid_state(self.state)
         self.verified_disproof = False
         self.too_large = False
+        self.history = []
 
     def step(self, nodes: int) -> str:
         """Search about `nodes` more nodes (one uninterrupted compiled call per root

@@ -617,7 +617,8 @@ class ProofTree:
         tables: walking back along a game, the old root's proof serves the new root's.
         Repetition edges stay (a cycle is a cycle whatever the root), and a move into the
         new root from inside the graph becomes one (every path now starts there) until the
-        root moves on again; outcome() and the certificate are then the new root's."""
+        root moves on again; outcome() and the certificate are then the new root's, and
+        the root numbers over time start again (`history`)."""
         root = bare(state)
         if root.is_terminal():
             raise FleeceError("the game is over in this position: nothing to prove",
@@ -642,6 +643,7 @@ class ProofTree:
             self._swap(i, ROOT)
         self.root_state = root
         self.root_flip = flip
+        self.history = []
         parents = self.nodes[ROOT].parents
         self.nodes[ROOT].parents = []
         for p in dict.fromkeys(parents):
