@@ -611,15 +611,21 @@ def _prove_tree(request: ProveRequest, state: Any, attacker: int, memory: int | 
     outcome = tree.run(nodes=request.max_nodes, seconds=request.seconds, progress=progress,
                        folder=folder, ray_address=request.ray)
     info = tree.progress_info()
+    # prove() re-checks the certificate with the reference rules right after
+    strategy = tree.certificate(check=False) if outcome == "proved" else None
+    return (outcome, tree.work, tree.seconds, strategy, info["proof_number"],
+            info["disproof_number"], _tree_figures(tree, info))
+
+
+def _tree_figures(tree: Any, info: dict[str, Any]) -> dict[str, Any]:
+    """A proof tree's figures as prove and checkpoint show report them (`info`: its
+    progress_info): its size, safe front, repetition edges, root moves and line."""
     figures = {k: info[k] for k in ("tree_nodes", "expanded", "leaf_searches",
                                     "proved_leaves", "safe_front")}
     figures["repetition_edges"] = tree.repetitions  # with safe_front: why a tree "failed"
     figures["root_moves"] = tree.root_moves()
     figures["principal_line"] = tree.principal_line()
-    # prove() re-checks the certificate with the reference rules right after
-    strategy = tree.certificate(check=False) if outcome == "proved" else None
-    return (outcome, tree.work, tree.seconds, strategy, info["proof_number"],
-            info["disproof_number"], figures)
+    return figures
 
 
 def _number(value: Any) -> Any:
@@ -728,17 +734,17 @@ def checkpoint_status(request: CheckpointRequest) -> CheckpointReport:
         raise CheckpointError(f"{folder}: no saved search there (search.npz of one search, "
                               "tree.json.gz of a tree)")
     info = saved_search(folder)
-    last = (info.get("trace") or [{}])[-1]
+    last = (info.get("trace") or [{}])[-1]  # a checkpoint older than the saved numbers
     options = {k: info.get(k) for k in ("safe_only", "forward_only", "focus", "profile",
                                         "epsilon", "table_bits")}
     return CheckpointReport(
         folder=str(folder), kind="search", position=str(info["root"]),
         side=str(info["attacker"]), options=options,
         resumable=info.get("engine") == engine.ENGINE_VERSION,
-        engine=int(info.get("engine", 0)), nodes=int(last.get("nodes", 0)),
+        engine=int(info.get("engine", 0)), nodes=int(info["nodes"]),
         seconds=round(float(info["seconds"]), 1),
-        proof_number=_number(last.get("proof_number")),
-        disproof_number=_number(last.get("disproof_number")),
+        proof_number=_number(info.get("proof_number", last.get("proof_number"))),
+        disproof_number=_number(info.get("disproof_number", last.get("disproof_number"))),
         history=_spread(info.get("history") or info.get("trace", []), request.points),
         runs=[_point(t) for t in info.get("trace", [])], counters=info["counters"])
 
@@ -757,13 +763,11 @@ def _tree_status(request: CheckpointRequest) -> CheckpointReport:
                "focus_leaves": tree.focus_leaves, "profile": tree.profile,
                "epsilon": tree.epsilon, "leaf_nodes": tree.leaf_nodes,
                "leaf_max": tree.leaf_max, "seeds": list(tree.saved_seeds)}
-    figures = {k: info[k] for k in ("tree_nodes", "expanded", "leaf_searches",
-                                    "proved_leaves")}
-    figures["repetition_edges"] = tree.repetitions
+    figures = _tree_figures(tree, info)
     figures["root_moves"] = [{**m, "proof_number": _number(m["proof_number"]),
                               "disproof_number": _number(m["disproof_number"])}
-                             for m in tree.root_moves()]
-    figures["principal_line"] = [m["move"] for m in tree.principal_line()]
+                             for m in figures["root_moves"]]
+    figures["principal_line"] = [m["move"] for m in figures["principal_line"]]
     figures["open_leaves"] = [{**x, "proof_number": _number(x["proof_number"]),
                                "disproof_number": _number(x["disproof_number"])}
                               for x in tree.open_leaves(request.leaves)]

@@ -169,3 +169,17 @@ def test_a_new_root_starts_its_numbers_over_time_afresh(
     assert tree.history
     tree.retarget(after)
     assert tree.history == []
+
+
+def test_a_checkpoint_saved_mid_run_shows_the_search_as_saved(tmp_path: Path) -> None:
+    """A save between runs' ends (the periodic checkpoint of a long run) is shown with the
+    nodes and root numbers it was saved with, not those of the last run's end."""
+    p = Prover(parse_position("W.W/.../......./SSSSSSS/SSSSSSS/SSS/SSS w"), 1,
+               memory="64M")
+    p.run(nodes=2000)
+    p.step(3000)  # searched on, outside a run: the trace still ends at 2,000 nodes
+    p.save(str(tmp_path / "s"))
+    report = api.checkpoint_status(api.CheckpointRequest(folder=str(tmp_path / "s")))
+    assert report.runs[-1]["nodes"] < report.nodes == p.nodes
+    pn, dn = p.root_numbers()
+    assert (report.proof_number, report.disproof_number) == (int(pn), int(dn))

@@ -507,8 +507,10 @@ class Prover:
         if target.exists() and not overwrite:
             raise CheckpointError(f"{target}: a checkpoint is already there (resume it, or "
                                   "allow overwriting)")
+        pn, dn = self.root_numbers()  # where the search stands now (checkpoint show)
         info = {**self.meta(), "nodes": self.nodes, "seconds": self.seconds,
-                "checks": self.checks, "verified_disproof": self.verified_disproof,
+                "proof_number": int(pn), "disproof_number": int(dn), "checks": self.checks,
+                "verified_disproof": self.verified_disproof,
                 "too_large": self.too_large, "trace": self.trace[-2000:],
                 "history": self.history[-HISTORY_POINTS:]}
         fd, tmp = tempfile.mkstemp(prefix=".search.", suffix=".npz", dir=folder)
@@ -611,7 +613,8 @@ class Prover:
 
 def saved_search(folder: str | Path) -> dict[str, Any]:
     """What a checkpoint folder's search is and how far it got, read without its table:
-    its identity (root, attacker, options, engine version), nodes, seconds, each run's
+    its identity (root, attacker, options, engine version), nodes, seconds, the root's
+    numbers when it was saved (not in checkpoints older than them), each run's
     end (`trace`), the root numbers over time (`history`) and its counters (`counters`:
     deepest ply, table entries in use, proofs, proofs without room, store entries).
     CheckpointError in one line when the folder has none or it is damaged."""
@@ -797,7 +800,7 @@ class RunClock:
         if self.target is not None:
             search.save(self.target, overwrite=True)
         if self.progress is not None:
-            self.progress(search.progress_info(self.start, time.perf_counter() - self.t0))
+            self.progress(last)
         out = search.outcome()
         return why if out == "open" and why != "open" else out
 
