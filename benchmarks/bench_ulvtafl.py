@@ -18,6 +18,12 @@ and the certificates go to files beside it:
 With --tree-folder each variant's tree is saved in a folder of its own there and resumed
 from it on the next run; the report's figures are then the tree's totals over its runs.
 
+The 20-sheep search alone can be run again (or its checkpoint resumed) and put in the report
+in place of the old one; its section names that command and date:
+
+    python benchmarks/bench_ulvtafl.py --report reports/ulvtafl-start --update-twenty \
+        --twenty-seconds 5200 [--twenty-memory 12G] [--twenty-checkpoint DIR [--resume]]
+
 Speed (medians of --runs interleaved runs, with the new engine's ratio to the first engine,
 legacy.py, in the same run; the load average is printed): perft(7) from the 20-sheep start
 under U10's ends alone and ending lines at a repetition (U7); retrograde analysis; proof
@@ -278,8 +284,8 @@ def twenty(seconds: float, memory: str, checkpoint: str | None, resume: bool
                            "search": prover.summary(), "nodes": prover.nodes,
                            "seconds": round(prover.seconds, 1),
                            "nodes_per_second": round((prover.nodes - before) / max(spent, 1e-9)),
-                           "trace": prover.trace, "table_entries": prover.tt.shape[0],
-                           "progress": seen}
+                           "trace": prover.trace, "history": prover.history,
+                           "table_entries": prover.tt.shape[0], "progress": seen}
     if outcome == "proved":
         cert = prover.certificate()
         assert cert is not None
@@ -403,6 +409,35 @@ def settle_variants(base: Path, seconds: float, memory: str, workers: int,
     return data
 
 
+def evenly(points: list[Any], count: int) -> list[Any]:
+    """At most `count` of the points, evenly spread, the first and the last kept."""
+    if len(points) <= count:
+        return list(points)
+    last = len(points) - 1
+    return [points[round(i * last / (count - 1))] for i in range(count)]
+
+
+def update_twenty(base: Path, seconds: float, memory: str, checkpoint: str | None,
+                  resume: bool, command: str) -> dict[str, Any]:
+    """Run the 20-sheep search of the report PATH.json again (or resume its checkpoint) and
+    put its row in place of the old one, with the command and the date of this run. The
+    updated report."""
+    data: dict[str, Any] = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    t0 = time.perf_counter()
+    row = twenty(seconds, memory, checkpoint, resume)
+    row.update(command=command, started=started, wall=round(time.perf_counter() - t0, 1))
+    cert = row.get("certificate")
+    if cert and len(cert) > 5000:
+        name = f"{base.name}-20.cert.json.gz"
+        write_certificate(base.parent / name, Certificate(
+            parse_position(row["position"]), row["value"], cert), overwrite=True)
+        row["certificate"] = name
+    rows = [r for r in data["setups"] if r["setup"] != 20] + [row]
+    data["setups"] = sorted(rows, key=lambda r: int(r["setup"]))
+    return data
+
+
 def render(data: dict[str, Any]) -> str:
     """The markdown of a report's JSON (the command as a reader can run it)."""
     return markdown(public_command(data["command"]), data["speed"], data["setups"],
@@ -464,8 +499,11 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
             "strategy positions: the sheep-to-move positions the certificate maps to a move.",
             ""]
     for r in rows:
-        out += [f"### {r['setup']} sheep: {r['value']}", "", f"Position `{r['position']}`.",
-                f"Search: {json.dumps(r['search'])}."]
+        out += [f"### {r['setup']} sheep: {r['value']}", "", f"Position `{r['position']}`."]
+        if r.get("command"):  # a row run again on its own (--update-twenty)
+            out.append(f"Run again on its own by `{public_command(r['command'])}`, "
+                       f"{r['started']}, {r['wall'] / 60:.0f} min wall.")
+        out.append(f"Search: {json.dumps(r['search'])}.")
         if r.get("longest_line"):
             out.append(f"- the wolves' longest defence against the sheep's certificate "
                        f"({r['plies_within']} plies): {' '.join(r['longest_line'])}")
@@ -483,14 +521,22 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
                            f"{f['store_room']:,})")
         if resumed_runs(r):
             out.append(str(resumed_runs(r)))
-        if r.get("progress"):
+        if r.get("history"):
+            points = len(r["history"])
+            out.append("- root numbers over time, a point a minute over all its runs (search "
+                       "seconds, nodes: pn/dn, table fill), "
+                       f"{min(12, points)} of {points:,} points: " + ", ".join(
+                           f"{x['seconds']:,.0f} s, {x['nodes']:,}: {x['proof_number']}/"
+                           f"{x['disproof_number']}, {100 * x['table_fill']:.0f}%"
+                           for x in evenly(r["history"], 12)))
+        elif r.get("progress"):
             step = max(1, len(r["progress"]) // 12)
             out.append("- root numbers during this run (search seconds, nodes: pn/dn, table "
                        "fill): " + ", ".join(
                            f"{x['seconds']:,.0f} s, {x['nodes']:,}: {x['proof_number']}/"
                            f"{x['disproof_number']}, {100 * x['table_fill']:.0f}%"
                            for x in r["progress"][step - 1::step]))
-        if r.get("trace"):
+        elif r.get("trace"):
             out.append("- root numbers over time (nodes: pn/dn): " + ", ".join(
                 f"{t['nodes']:,}: {t['proof_number']}/{t['disproof_number']}"
                 for t in r["trace"][-12:]))
@@ -657,8 +703,23 @@ def main() -> None:
     ap.add_argument("--tree-workers", type=int, default=2, help="threads of each proof tree")
     ap.add_argument("--tree-folder", help="save each variant's tree under this folder and "
                     "resume it from there")
+    ap.add_argument("--update-twenty", action="store_true",
+                    help="with --report: run the 20-sheep search again (--twenty-seconds, "
+                         "--twenty-memory, --twenty-checkpoint, --resume) and put it in "
+                         "PATH.json in place of the old one")
     args = ap.parse_args()
     command = public_command("python " + " ".join(shlex.quote(a) for a in sys.argv))
+    if args.update_twenty and args.report:
+        if args.twenty_seconds <= 0:
+            ap.error("--update-twenty needs --twenty-seconds above 0")
+        base = Path(args.report)
+        data = update_twenty(base, args.twenty_seconds, args.twenty_memory,
+                             args.twenty_checkpoint, args.resume, command)
+        atomic_write(base.with_suffix(".json"), json.dumps(data, indent=1) + "\n",
+                     overwrite=True)
+        atomic_write(base.with_suffix(".md"), render(data) + "\n", overwrite=True)
+        print(f"report: {base.with_suffix('.md')} (+ .json)")
+        return
     if args.settle_variants and args.report:
         base = Path(args.report)
         data = settle_variants(base, args.settle_variants, args.tree_memory,

@@ -185,3 +185,34 @@ def test_the_frontier_line_keeps_to_what_a_restricted_search_holds() -> None:
         held = prover.numbers(root.play(parse_move(k["move"])))
         assert (k["proof_number"] is None) == (held is None), k
         assert k["work"] == 0 or held is not None, k
+
+
+def test_update_twenty_puts_a_new_20_sheep_search_in_place_of_the_old(tmp_path: Path
+                                                                        ) -> None:
+    """`--update-twenty`: the 20-sheep row is replaced by this run's (the other rows kept,
+    in order), names its command and date, and keeps its root numbers over time; resumed
+    from its checkpoint, the figures add up and the earlier points stay."""
+    bench = _bench()
+    data = json.loads(REPORT.with_suffix(".json").read_text(encoding="utf-8"))
+    base = tmp_path / "start"
+    base.with_suffix(".json").write_text(json.dumps(data), encoding="utf-8")
+    folder = str(tmp_path / "twenty")
+    out = bench.update_twenty(base, 1.0, "64M", folder, False, "python upd")
+    assert [r["setup"] for r in out["setups"]] == [13, 15, 17, 20]
+    assert out["setups"][:3] == data["setups"][:3]
+    row = out["setups"][3]
+    assert row["command"] == "python upd" and row["nodes"] > 0
+    assert row["nodes"] != data["setups"][3]["nodes"]
+    assert row["history"][-1]["nodes"] == row["nodes"]
+    text = bench.render(out)
+    assert "Run again on its own by `python upd`, " in text
+    assert f"| 20 sheep | {row['value']} | {row['nodes']:,} |" in text
+    last = row["history"][-1]
+    assert (f"1 of 1 points: {last['seconds']:,.0f} s, {last['nodes']:,}: "
+            f"{last['proof_number']}/{last['disproof_number']}") in text
+    base.with_suffix(".json").write_text(json.dumps(out), encoding="utf-8")
+    again = bench.update_twenty(base, 1.0, "64M", folder, True, "python upd --resume")
+    row2 = again["setups"][3]
+    assert row2["nodes"] > row["nodes"] and len(row2["trace"]) == 2
+    assert row2["history"][0] == row["history"][0] and len(row2["history"]) == 2
+    assert "2 of 2 points" in bench.render(again)
