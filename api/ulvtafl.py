@@ -793,15 +793,11 @@ def _point(info: dict[str, Any]) -> dict[str, Any]:
 
 
 def _spread(points: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
-    """At most `count` of the points, evenly spread, the first and the last kept."""
-    if len(points) <= count:
-        chosen = points
-    elif count == 1:
-        chosen = points[-1:]
-    else:
-        last = len(points) - 1
-        chosen = [points[round(i * last / (count - 1))] for i in range(count)]
-    return [_point(p) for p in chosen]
+    """At most `count` of the points, evenly spread, the first and the last kept, as
+    JSON."""
+    from fleece.solver.ulvtafl.prover import evenly
+
+    return [_point(p) for p in evenly(points, count)]
 
 
 # ---- puzzles ------------------------------------------------------------------------------

@@ -70,7 +70,7 @@ from fleece.solver.ulvtafl.certificate import (
 )
 from fleece.solver.ulvtafl.legacy import LegacyProofSearch
 from fleece.solver.ulvtafl.parallel import prove_split
-from fleece.solver.ulvtafl.prover import Prover
+from fleece.solver.ulvtafl.prover import Prover, evenly
 from fleece.solver.ulvtafl.search import retro_solve
 
 RETRO_POSITION = ".S./.SS/.S.SSSW/.S..SS./......./.../... s"  # sheep win in 37 plies
@@ -407,14 +407,6 @@ def settle_variants(base: Path, seconds: float, memory: str, workers: int,
         row.update(value="sheep", proof_size=size, position=position_text(state),
                    certificate=name, strategy_positions=len(cert))
     return data
-
-
-def evenly(points: list[Any], count: int) -> list[Any]:
-    """At most `count` of the points, evenly spread, the first and the last kept."""
-    if len(points) <= count:
-        return list(points)
-    last = len(points) - 1
-    return [points[round(i * last / (count - 1))] for i in range(count)]
 
 
 def update_twenty(base: Path, seconds: float, memory: str, checkpoint: str | None,

@@ -7,6 +7,7 @@ showing writes nothing."""
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import os
 from pathlib import Path
@@ -14,6 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from helpers.clirun import invoke
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fleece.api import ulvtafl as api
 from fleece.rules.errors import FleeceError
@@ -183,3 +186,20 @@ def test_a_checkpoint_saved_mid_run_shows_the_search_as_saved(tmp_path: Path) ->
     assert report.runs[-1]["nodes"] < report.nodes == p.nodes
     pn, dn = p.root_numbers()
     assert (report.proof_number, report.disproof_number) == (int(pn), int(dn))
+
+
+@given(st.integers(0, 400), st.integers(1, 30))
+def test_a_history_is_shown_by_evenly_spread_points(length: int, count: int) -> None:
+    """`evenly`: as many points as asked (all when fewer), in order, none twice, the last
+    always and the first whenever two or more are shown, gaps differing by one at most."""
+    points = list(range(length))
+    shown = prover_module.evenly(points, count)
+    assert len(shown) == min(length, count)
+    assert shown == sorted(set(shown))
+    if length:
+        assert shown[-1] == length - 1
+    if length and count >= 2:
+        assert shown[0] == 0
+    if length > count >= 2:
+        gaps = {b - a for a, b in itertools.pairwise(shown)}
+        assert max(gaps) - min(gaps) <= 1

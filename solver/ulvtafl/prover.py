@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -717,6 +717,20 @@ def _refill(target: Path, tt: Any, ps: Any) -> tuple[int, int]:
         raise CheckpointError(f"{target}: its proofs do not fit a store of {len(ps):,} "
                               "entries")
     return int(ctr[4]), placed
+
+
+T = TypeVar("T")
+
+
+def evenly(points: list[T], count: int) -> list[T]:
+    """At most `count` of the points (a history's, to show), evenly spread, the first and
+    the last kept."""
+    if len(points) <= count:
+        return list(points)
+    if count == 1:
+        return points[-1:]
+    last = len(points) - 1
+    return [points[round(i * last / (count - 1))] for i in range(count)]
 
 
 class Run(Protocol):
