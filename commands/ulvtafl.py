@@ -177,7 +177,8 @@ def _progress() -> Any:
     def update(info: dict[str, object]) -> None:
         bar.update(task, description=(
             f"solving: {info['nodes']:,} nodes; sheep win {info.get('sheep')} "
-            f"(forward-only {info.get('sheep_forward_only')}), "
+            f"(forward-only {info.get('sheep_forward_only')}, safe-only "
+            f"{info.get('sheep_safe_only')}), "
             f"wolves win {info.get('wolves')}"))
 
     return bar, update

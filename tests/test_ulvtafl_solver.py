@@ -21,16 +21,18 @@ from fleece.rules.ulvtafl.game import (
     apply_move,
     generate,
     initial_state,
+    wolf_captures,
 )
 from fleece.rules.ulvtafl.game import perft as model_perft
 from fleece.rules.ulvtafl.notation import parse_position
 from fleece.solver.ulvtafl import kernels as k
 from fleece.solver.ulvtafl import perft, solve
-from fleece.solver.ulvtafl.search import ProofSearch, retro_solve, tables
+from fleece.solver.ulvtafl.search import ProofSearch, check_certificate, retro_solve, tables
 
 TRAPPED = "WSS/.SS/..SSS../..S.S../......./.../... w"
 CHAIN = ".../.../S..S.../..S.S../SSWS.SS/.S./... w"
 DRAW = ".SS/S.S/.S..SSW/S.S...S/......./.../... w"
+MIDDLE = "W.W/..S/.SSSS.S/SSSS.S./.S.SSSS/S.S/.SS s"
 
 
 
@@ -149,6 +151,9 @@ def _agree(root: UlvState, budget: int) -> tuple[str, dict[str, str]]:
     forward = ProofSearch(root, SHEEP, 18, forward_only=True)
     if forward.run(budget) == "proved":
         assert value == "sheep"
+    safe = ProofSearch(root, SHEEP, 18, safe_only=True, focus=2, profile="steps")
+    if safe.run(budget) == "proved":
+        assert value == "sheep"
     return value, outcomes
 
 
@@ -214,6 +219,33 @@ def test_u7_a_draw_both_methods() -> None:
     keep = [m for m in s.legal_moves()
             if searches[SHEEP].settled(*apply_move(s.sheep, s.wolves, m), SHEEP, proof=False)]
     assert keep and all(table.value(s.play(m))[0] == "draw" for m in keep)
+
+
+def test_solve_proves_a_two_wolf_middle_game_with_the_safe_search() -> None:
+    """MIDDLE (ply 37 of the horizon game, 20 sheep, two wolves): the sheep's win is a wall
+    that never offers a capture, which the full, forward-only and wolves' searches do not
+    settle in 3M nodes; solve's safe search, focused near the wolves, proves it well within
+    them (unfocused it does not), and the value comes with a certificate the reference
+    rules re-check (its proof size)."""
+    s = parse_position(MIDDLE)
+    without = solve(s, searches=("forward", "mover", "other"), max_nodes=3_000_000,
+                    retro_limit=0)
+    assert without.value == "unknown" and without.searches["sheep_safe_only"] == "not run"
+    result = solve(s, max_nodes=3_000_000, retro_limit=0)
+    assert result.value == "sheep" and result.searches["sheep_safe_only"] == "proved"
+    assert result.searches["sheep"] == "open" and result.nodes < 3_000_000
+    assert result.certificate is not None
+    assert result.proof_size == check_certificate(s, "sheep", result.certificate)
+    assert result.best_move is not None and result.principal_line[0] == result.best_move
+    state, sheep_moves = s, 0
+    for text in result.principal_line:  # the line's sheep never offer a capture
+        mover = state.to_move
+        state = state.play(next(m for m in state.legal_moves() if m.text() == text))
+        if mover == SHEEP and not state.is_terminal():
+            sheep_moves += 1
+            assert not any(True for _ in wolf_captures(state.rules, state.sheep,
+                                                       state.wolves)), text
+    assert sheep_moves > 0
 
 
 # ---- the budget contract -----------------------------------------------------------------

@@ -14,7 +14,7 @@ from fleece.rules.ulvtafl.game import SHEEP, WOLVES, Move, Rules, UlvState, appl
 from fleece.solver.ulvtafl import kernels as k
 from fleece.solver.ulvtafl.certificate import check_certificate
 from fleece.solver.ulvtafl.certificate import longest_line as certificate_line
-from fleece.solver.ulvtafl.prover import CHUNK, Prover
+from fleece.solver.ulvtafl.prover import CHUNK, DEFAULT_PROFILE, Prover
 from fleece.solver.ulvtafl.tables import move_tables
 
 SIDE = ("wolves", "sheep")
@@ -239,8 +239,10 @@ class ProofSearch(Prover):
     engine of prover.Prover with a table of 2**table_bits entries)."""
 
     def __init__(self, state: UlvState, attacker: int, table_bits: int = 22,
-                 forward_only: bool = False) -> None:
-        super().__init__(state, attacker, table_bits=table_bits, forward_only=forward_only)
+                 forward_only: bool = False, safe_only: bool = False, focus: int = 0,
+                 profile: str = DEFAULT_PROFILE) -> None:
+        super().__init__(state, attacker, table_bits=table_bits, forward_only=forward_only,
+                         safe_only=safe_only, focus=focus, profile=profile)
 
     def run(self, nodes: int | None = None, seconds: float | None = None,
             progress: Any = None, checkpoint: Any = None, every: float = 600.0,
