@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import itertools
 import random
+from typing import Any
 
 import pytest
 from helpers.ulvtafl_positions import random_board, small_position
@@ -268,6 +269,39 @@ def test_solve_reports_unknown_when_the_budget_runs_out(
     timed = solve(initial_state(UlvtaflOptions()), timeout=3, retro_limit=0, table_bits=16)
     assert timed.value == "unknown" and timed.stopped == "timeout"
     assert 0 < timed.nodes <= 4 * mod.CHUNK_MAX
+
+
+def test_solve_sizes_its_tables_from_the_memory_budget(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each of the four proof searches gets a table of 2**22 entries when the budget holds
+    them, else the largest that four fit in; a budget too small for four of the smallest,
+    or a table size asked for that does not fit, is refused in one line."""
+    mod = importlib.import_module("fleece.solver.ulvtafl.solve")
+    from fleece.solver.ulvtafl.budget import BudgetError
+    from fleece.solver.ulvtafl.prover import BUFFER_BYTES, ENTRY_BYTES
+
+    seen: list[int] = []
+
+    class Spy(ProofSearch):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            seen.append(self.table_bits)
+
+    monkeypatch.setattr(mod, "ProofSearch", Spy)
+    s = initial_state(UlvtaflOptions(setup=17))
+    solve(s, max_nodes=10_000, retro_limit=0, memory="8G")
+    assert seen == [22] * 4
+    seen.clear()
+    budget = 300 << 20
+    solve(s, max_nodes=10_000, retro_limit=0, memory=budget)
+    assert len(seen) == 4 and len(set(seen)) == 1
+    bits = seen[0]
+    assert 4 * (BUFFER_BYTES + (ENTRY_BYTES << bits)) <= budget
+    assert 4 * (BUFFER_BYTES + (ENTRY_BYTES << (bits + 1))) > budget and bits < 22
+    with pytest.raises(BudgetError, match="solving with 4 proof searches needs"):
+        solve(s, max_nodes=10_000, retro_limit=0, memory="20M")
+    with pytest.raises(BudgetError, match=r"tables of 2\*\*22 entries needs"):
+        solve(s, max_nodes=10_000, retro_limit=0, memory=budget, table_bits=22)
 
 
 def test_retrograde_reads_the_clock_in_every_phase(monkeypatch: pytest.MonkeyPatch) -> None:

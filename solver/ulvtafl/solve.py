@@ -16,6 +16,7 @@ from fleece.solver.ulvtafl.prover import (
     BUFFER_BYTES,
     DEFAULT_PROFILE,
     ENTRY_BYTES,
+    MIN_TABLE_BITS,
     table_bits_for,
 )
 from fleece.solver.ulvtafl.search import (
@@ -32,6 +33,7 @@ PROBE_NODES = 60_000  # a short proof search first settles easy positions at onc
 PROBE_BITS = 18
 CHUNK_MAX = 400_000  # nodes per turn of a search (about a second): progress and timeouts
 CERT_LIMIT = 200_000  # positions of a certificate solve() extracts and re-checks
+TABLE_BITS = 22  # each proof search's table (4M entries, 128 MiB) unless memory is short
 SAFE_FOCUS = 2  # the safe search's radius: sheep moves near a wolf, a few tempo moves away
 SEARCHES = ("forward", "safe", "mover", "other")
 Progress = Callable[[dict[str, object]], None]
@@ -88,7 +90,7 @@ def bare(state: UlvState) -> UlvState:
 
 
 def solve(state: UlvState, *, max_nodes: int | None = None, timeout: float | None = None,
-          retro_limit: int = RETRO_LIMIT, table_bits: int | None = 22,
+          retro_limit: int = RETRO_LIMIT, table_bits: int | None = None,
           progress: Progress | None = None,
           searches: tuple[str, ...] = SEARCHES,
           memory: int | str | None = None) -> SolveResult:
@@ -99,10 +101,10 @@ def solve(state: UlvState, *, max_nodes: int | None = None, timeout: float | Non
     `retro_limit=0` goes straight to the proof searches; `searches` names the proof searches
     that share the budget ("forward", "safe", "mover", "other", or "sheep", "wolves"; see
     _proof_search). `memory` (bytes, text such as "4G", default a share of the free memory)
-    bounds the retrograde tables and the proof tables (`table_bits` None: the largest tables the
-    budget allows); what cannot fit is refused in one line (BudgetError), and every phase reads
-    the clock. A proved value comes with a certificate that the reference model re-checked.
-    Ctrl-C stops the search and returns what is known."""
+    bounds the retrograde tables and the proof tables (`table_bits` None: 2**TABLE_BITS entries
+    each, or the largest the budget allows when that is less); what cannot fit is refused in one
+    line (BudgetError), and every phase reads the clock. A proved value comes with a certificate
+    that the reference model re-checked. Ctrl-C stops the search and returns what is known."""
     check_positive("the node budget", max_nodes)
     check_positive("the time budget", timeout)
     if retro_limit < 0:
@@ -110,9 +112,11 @@ def solve(state: UlvState, *, max_nodes: int | None = None, timeout: float | Non
     mem = resolve(memory)
     wanted = len(searches)
     if table_bits is None:
-        table_bits = table_bits_for(mem // max(1, wanted))
+        require(wanted * (BUFFER_BYTES + (ENTRY_BYTES << MIN_TABLE_BITS)), mem,
+                f"solving with {wanted} proof searches")
+        table_bits = min(TABLE_BITS, table_bits_for(mem // max(1, wanted)))
     require(wanted * (BUFFER_BYTES + (ENTRY_BYTES << table_bits)), mem,
-            f"{wanted} proof searches with tables of 2**{table_bits} entries")
+            f"solving with {wanted} proof searches on tables of 2**{table_bits} entries")
     t0 = time.perf_counter()
     text = position_text(state)
     if state.is_terminal():
