@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from fleece.rules.ulvtafl.game import (
     SHEEP,
     WOLVES,
+    Move,
     UlvState,
     UlvtaflOptions,
     apply_move,
@@ -25,6 +26,7 @@ from fleece.rules.ulvtafl.game import (
     wolf_captures,
 )
 from fleece.rules.ulvtafl.game import perft as model_perft
+from fleece.rules.ulvtafl.geometry import rank_of
 from fleece.rules.ulvtafl.notation import parse_position
 from fleece.solver.ulvtafl import kernels as k
 from fleece.solver.ulvtafl import perft, solve
@@ -340,3 +342,36 @@ def test_solve_json_has_the_documented_keys() -> None:
     data = solve(parse_position(TRAPPED)).to_json()
     assert {"value", "best_move", "nodes", "distance"} <= set(data)
     assert isinstance(data["nodes"], int) and data["value"] in ("sheep", "wolves", "draw")
+
+
+# ---- the heuristic reply in play ---------------------------------------------------------
+
+
+@given(seed=st.integers(0, 10**9))
+def test_the_heuristic_reply_keeps_the_sheep_safe_and_the_wolves_threatening(
+        seed: int) -> None:
+    """With no solved move, the sheep play a move after which no wolf can capture whenever
+    one exists, and among those one that goes forward the most; the wolves, with no
+    capture, step to make a capture threat whenever a step makes one."""
+    from fleece.solver.ulvtafl.policy import reply_move
+
+    rules, sheep, wolves, side = random_board(random.Random(seed))
+    state = UlvState.create(rules, sheep, wolves, side)
+    if state.is_terminal():
+        return
+    moves = list(state.legal_moves())
+    chosen = reply_move(state, None)
+    assert chosen in moves
+
+    def threats(move: Move) -> int:
+        after = state.play(move)
+        return sum(1 for _ in wolf_captures(after.rules, after.sheep, after.wolves))
+
+    if side == SHEEP:
+        safe = [m for m in moves if state.play(m).is_terminal() or threats(m) == 0]
+        if safe:
+            assert chosen in safe
+            gain = max(rank_of(m.end) - rank_of(m.start) for m in safe)
+            assert rank_of(chosen.end) - rank_of(chosen.start) == gain
+    elif not any(m.capture for m in moves) and any(threats(m) for m in moves):
+        assert threats(chosen) == max(threats(m) for m in moves) > 0
