@@ -9,7 +9,7 @@ The naive reply is the baseline: the wolves capture the most and otherwise take 
 step; the sheep advance the rearmost sheep that can move forward the most. The heuristic
 keeps the sheep to moves after which no wolf can capture, and steps the wolves where they
 threaten the most captures. A game ends by the rules (U5, a repetition under U7 is a draw)
-or, unfinished, after 400 plies. Random moves come from one seeded generator per pairing, so
+or, unfinished, after 400 plies. Random moves come from one seeded generator per game, so
 a run is repeatable.
 """
 
