@@ -409,6 +409,17 @@ def settle_variants(base: Path, seconds: float, memory: str, workers: int,
     return data
 
 
+def certificate_beside(base: Path, row: dict[str, Any]) -> None:
+    """A start's certificate of more than 5,000 positions goes to a gzip file beside the
+    report PATH (PATH-<setup>.cert.json.gz), which the row then names."""
+    cert = row.get("certificate")
+    if cert and len(cert) > 5000:
+        name = f"{base.name}-{row['setup']}.cert.json.gz"
+        write_certificate(base.parent / name, Certificate(
+            parse_position(row["position"]), row["value"], cert), overwrite=True)
+        row["certificate"] = name
+
+
 def update_twenty(base: Path, seconds: float, memory: str, checkpoint: str | None,
                   resume: bool, command: str) -> dict[str, Any]:
     """Run the 20-sheep search of the report PATH.json again (or resume its checkpoint) and
@@ -419,12 +430,7 @@ def update_twenty(base: Path, seconds: float, memory: str, checkpoint: str | Non
     t0 = time.perf_counter()
     row = twenty(seconds, memory, checkpoint, resume)
     row.update(command=command, started=started, wall=round(time.perf_counter() - t0, 1))
-    cert = row.get("certificate")
-    if cert and len(cert) > 5000:
-        name = f"{base.name}-20.cert.json.gz"
-        write_certificate(base.parent / name, Certificate(
-            parse_position(row["position"]), row["value"], cert), overwrite=True)
-        row["certificate"] = name
+    certificate_beside(base, row)
     rows = [r for r in data["setups"] if r["setup"] != 20] + [row]
     data["setups"] = sorted(rows, key=lambda r: int(r["setup"]))
     return data
@@ -754,13 +760,8 @@ def main() -> None:
     seconds = time.perf_counter() - t0
     if args.report:
         base = Path(args.report)
-        for r in rows:  # a large certificate goes to a gzip file beside the report
-            cert = r.get("certificate")
-            if cert and len(cert) > 5000:
-                name = f"{base.name}-{r['setup']}.cert.json.gz"
-                write_certificate(base.parent / name, Certificate(
-                    parse_position(r["position"]), r["value"], cert), overwrite=True)
-                r["certificate"] = name
+        for r in rows:
+            certificate_beside(base, r)
         data = {"command": command, "started": started, "seconds": round(seconds, 1),
                 "speed": spd, "setups": rows, "variants": var}
         atomic_write(base.with_suffix(".json"), json.dumps(data, indent=1) + "\n",

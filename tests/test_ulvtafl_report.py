@@ -216,3 +216,22 @@ def test_update_twenty_puts_a_new_20_sheep_search_in_place_of_the_old(tmp_path: 
     assert row2["nodes"] > row["nodes"] and len(row2["trace"]) == 2
     assert row2["history"][0] == row["history"][0] and len(row2["history"]) == 2
     assert "2 of 2 points" in bench.render(again)
+
+
+def test_a_large_start_certificate_goes_to_a_file_beside_the_report(tmp_path: Path) -> None:
+    """A certificate of more than 5,000 positions is written beside the report as
+    PATH-<setup>.cert.json.gz, holding every entry, and the row names the file; a smaller
+    one stays in the row."""
+    bench = _bench()
+    from fleece.solver.ulvtafl.certificate import read_certificates
+
+    start = "W.W/.../......./SSSSSSS/SSSSSSS/SSS/SSS w"
+    big = {f"position {i}": "d3-d4" for i in range(5001)}
+    row = {"setup": 20, "position": start, "value": "sheep", "certificate": dict(big)}
+    bench.certificate_beside(tmp_path / "start", row)
+    assert row["certificate"] == "start-20.cert.json.gz"
+    (cert,) = read_certificates(tmp_path / "start-20.cert.json.gz")
+    assert cert.strategy == big and cert.winner == "sheep"
+    small = {"setup": 17, "position": start, "value": "sheep", "certificate": {"a": "b"}}
+    bench.certificate_beside(tmp_path / "start", small)
+    assert small["certificate"] == {"a": "b"} and not (tmp_path / "start-17.cert.json.gz").exists()
