@@ -199,6 +199,12 @@ def wolf_captures(rules: Rules, sheep: int, wolves: int) -> Iterator[Move]:
             yield Move(path, capture=True)
 
 
+def threatened(rules: Rules, sheep: int, wolves: int) -> bool:
+    """True when a wolf could capture on this board if the wolves were to move (a sheep
+    move is safe when it leaves no such threat)."""
+    return next(wolf_captures(rules, sheep, wolves), None) is not None
+
+
 def sheep_steps(rules: Rules, sheep: int, wolves: int) -> Iterator[Move]:
     """Every sheep step to an empty point on the same rank or the next rank up (U3, U10)."""
     occupied = sheep | wolves

@@ -3,7 +3,14 @@ heuristic one when the value is unknown within the time given."""
 
 from __future__ import annotations
 
-from fleece.rules.ulvtafl.game import WOLVES, Move, UlvState, wolf_captures, wolf_steps
+from fleece.rules.ulvtafl.game import (
+    WOLVES,
+    Move,
+    UlvState,
+    threatened,
+    wolf_captures,
+    wolf_steps,
+)
 from fleece.rules.ulvtafl.geometry import rank_of
 from fleece.rules.ulvtafl.notation import parse_move
 
@@ -26,8 +33,7 @@ def reply_move(state: UlvState, best_move: str | None) -> Move:
 
 def _safe(after: UlvState) -> bool:
     """After a sheep move: the game is over or no wolf can capture."""
-    return after.is_terminal() or next(
-        wolf_captures(after.rules, after.sheep, after.wolves), None) is None
+    return after.is_terminal() or not threatened(after.rules, after.sheep, after.wolves)
 
 
 def _wolf_prospects(after: UlvState) -> tuple[int, int]:

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from fleece.rules.errors import FleeceError
-from fleece.rules.ulvtafl.game import SHEEP, UlvState, wolf_captures
+from fleece.rules.ulvtafl.game import SHEEP, UlvState, threatened
 from fleece.rules.ulvtafl.notation import parse_position, position_text
 from fleece.solver.ulvtafl import engine as e
 from fleece.solver.ulvtafl.budget import check_positive, resolve
@@ -400,7 +400,7 @@ class ProofTree:
         out = [(m.text(), bare(state.play(m))) for m in state.legal_moves()]
         if attacks and self.safe_front:  # a move that ends the game is always kept
             safe = [(m, c) for m, c in out if c.is_terminal()
-                    or next(wolf_captures(c.rules, c.sheep, c.wolves), None) is None]
+                    or not threatened(c.rules, c.sheep, c.wolves)]
             return safe or out
         return out
 

@@ -27,14 +27,9 @@ from fleece.rules.ulvtafl.game import (
     Rules,
     UlvState,
     generate,
-    wolf_captures,
+    threatened,
 )
 from fleece.rules.ulvtafl.geometry import PADDOCK, rank_of
-
-
-def threatened(rules: Rules, sheep: int, wolves: int) -> bool:
-    """True when a wolf could capture on this board if the wolves were to move."""
-    return next(wolf_captures(rules, sheep, wolves), None) is not None
 
 
 def wolf_mobility(rules: Rules, sheep: int, wolves: int) -> int:

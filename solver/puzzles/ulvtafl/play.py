@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fleece.rules.errors import FleeceError, IllegalMoveError, ParseError
-from fleece.rules.ulvtafl.game import SHEEP, SIDE_NAMES, WOLVES, Move, UlvState
+from fleece.rules.ulvtafl.game import SHEEP, SIDE_NAMES, WOLVES, Move, UlvState, threatened
 from fleece.rules.ulvtafl.geometry import NAMES
 from fleece.rules.ulvtafl.notation import parse_move, position_text
 from fleece.solver.puzzles.ulvtafl.analysis import Values, bare, children, value, winning_moves
-from fleece.solver.puzzles.ulvtafl.plausible import read_moves, threatened
+from fleece.solver.puzzles.ulvtafl.plausible import read_moves
 from fleece.solver.puzzles.ulvtafl.puzzle import UlvPuzzle
 
 PLAY_LIMIT = 2_000_000  # positions the compiled table may take for a played position
