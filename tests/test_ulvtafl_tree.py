@@ -358,20 +358,26 @@ def test_retargeting_at_a_position_inside_the_graph_makes_moves_into_it_repetiti
     game = [START_17]
     for move in ("d7-d6", "d3-d4"):
         game.append(game[-1].play(parse_move(move)))
-    tree = small_tree(game[2])
+    tree = small_tree(game[2], workers=1)  # one order of leaves: the same graph each run
     tree.run(nodes=200_000)
     old, kids = tree.nodes[ROOT].position, tree.nodes[ROOT].kids
     assert kids is not None
     [kid, *_] = [k for k in kids if tree.nodes[k].pn != 0]  # one not proved yet
     target = parse_position(tree.nodes[kid].position)
     repetitions = tree.repetitions
+    # every move into the kid, read off the graph (the indices of the kid and the old
+    # root trade places when the kid becomes the root)
+    swap = {ROOT: kid, kid: ROOT}
+    into = sorted((swap.get(i, i), j) for i, n in enumerate(tree.nodes)
+                  for j, k in enumerate(n.kids or ()) if k == kid)
     tree.retarget(target)
     assert tree.nodes[ROOT].parents == []
     assert all(ROOT not in (n.kids or ()) for n in tree.nodes)
+    assert sorted((p, j) for p, j, _ in tree.entered) == into
     start = tree.index[old]
     slots = [j for p, j, _ in tree.entered if p == start]  # the old root's moves in
     assert slots and all((tree.nodes[start].kids or [])[j] == 0 for j in slots)
-    assert tree.repetitions == repetitions + 1
+    assert tree.repetitions == repetitions + len(into) == repetitions + 1
     assert tree.run(seconds=600) == "proved"
     cert = tree.certificate(check=False)
     assert cert is not None and check_certificate(target, "sheep", cert) > 0
