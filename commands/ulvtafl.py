@@ -583,9 +583,12 @@ def _checkpoint_document(report: api.CheckpointReport) -> Document:
     doc.line(f"{report.folder}: {what} for a {report.side} win")
     doc.line(f"position: {report.position}")
     doc.line("options: " + ", ".join(f"{k} {_option(v)}" for k, v in report.options.items()))
+    # a run's end is recorded when it ends: a folder saved during a run counts its work
+    # so far beside the runs already finished
     doc.line(f"work: {report.nodes:,} nodes in {report.seconds:,.1f} s over "
-             f"{len(report.runs)} run{'s' if len(report.runs) != 1 else ''}; root proof "
-             f"number {report.proof_number}, disproof number {report.disproof_number}")
+             f"{len(report.runs)} finished run{'s' if len(report.runs) != 1 else ''}; "
+             f"root proof number {report.proof_number}, disproof number "
+             f"{report.disproof_number}")
     if not report.resumable:
         doc.line(f"written by engine version {report.engine}: this version cannot resume it")
     if report.history:
