@@ -43,3 +43,23 @@ def test_each_row_is_its_reply_and_each_proof_has_a_certificate_that_wins() -> N
             proved += 1
     assert proved >= 3  # d6-c6, d6-d7 and d6-e7 at least
     assert ("composed" in data) == (proved == len(data["replies"]))
+
+
+# the quiet plan against the hub wolf (docs/ulvtafl-20-sheep.md): after c7-d7 at ply 32
+# the sheep fill a5, a3 and c3, break in with c5-c6 and, when the hub wolf steps into the
+# hole, put a sheep on c7 for good; the wolf steps back and the sheep close c5 again
+HUB_PLAN = ("c7-d7 a4-a5 d7-e7 b3-a3 e7-d7 c2-c3 d7-e7 d1-c1 e7-d7 "
+            "c5-c6 d6-c5 c6-c7 c5-d6 c4-c5")
+
+
+def test_the_hub_plan_certificate_is_of_the_position_the_plan_reaches_and_wins() -> None:
+    data = report_data(REPORT)
+    state = parse_position(data["position"])
+    for move in HUB_PLAN.split():
+        state = state.play(parse_move(move))
+    after = bare(state)
+    (cert,) = read_certificates(ROOT / "reports" / "ulvtafl-hub-c7.cert.json.gz")
+    assert position_text(cert.root) == position_text(after) == \
+        "SW./.W./SSSSS.S/.S.SSS./S.SSSSS/..S/S.S w"
+    assert cert.winner == "sheep" and len(cert.strategy) == 230_125
+    assert sample_check(after, "sheep", cert.strategy, 100) > 0
