@@ -27,6 +27,8 @@ __all__ = [
     "CertificateCheckRequest",
     "CheckpointReport",
     "CheckpointRequest",
+    "FortressReport",
+    "FortressRequest",
     "MoveRequest",
     "PerftReport",
     "PerftRequest",
@@ -50,6 +52,7 @@ __all__ = [
     "check_certificates",
     "check_puzzles",
     "checkpoint_status",
+    "fortress",
     "generate_puzzles",
     "perft",
     "play",
@@ -668,6 +671,91 @@ def check_certificates(request: CertificateCheckRequest) -> CertificateCheckRepo
     if not found:
         raise FleeceError(f"{request.file}: holds no certificate", field="file")
     return CertificateCheckReport(certificates=found, ok=True)
+
+
+# ---- fortresses ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class FortressRequest(PositionRequest):
+    """`fleece ulvtafl fortress`: search for a strategy with which `side` never loses from
+    a position, so that the other side cannot force a won end (U7). The sheep, when they
+    are `side`, play only safe moves (no wolf can capture after them) unless `all_moves`,
+    and at most `forward_steps` forward steps in all (None: no bound); the other side plays
+    every legal move. Budgets: `max_positions` explored, `seconds`, `memory`. A fortress
+    found is written as a "no-loss" certificate to `certificate` (never over a file
+    without `force`)."""
+
+    side: str = "sheep"
+    forward_steps: int | None = 2
+    all_moves: bool = False
+    max_positions: int = 1_000_000  # solver.ulvtafl.fortress.DEFAULT_POSITIONS
+    seconds: float | None = None
+    memory: str | None = None
+    certificate: str | None = None
+    force: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class FortressReport(Report):
+    """What the fortress search found: `outcome` "found" (the other side cannot win; the
+    strategy re-checked by the reference rules, `checked_positions` walked), "none" (no
+    fortress among the positions explored: with restricted moves this proves nothing),
+    "too-large" or "stopped" (a budget ran out); `explored` positions and `holding` those
+    of them from which the side never loses."""
+
+    position: str
+    side: str
+    outcome: str
+    safe_only: bool
+    forward_steps: int | None
+    explored: int
+    holding: int
+    strategy_positions: int | None
+    checked_positions: int | None
+    certificate_file: str | None
+    seconds: float
+
+
+def fortress(request: FortressRequest,
+             progress: Callable[[int], None] | None = None) -> FortressReport:
+    """Run a fortress search within its budgets (solver.ulvtafl.fortress.find_fortress);
+    `progress` sees the number of positions explored now and then."""
+    import time
+    from pathlib import Path
+
+    from fleece.rules.ulvtafl.notation import position_text
+    from fleece.solver.ulvtafl.budget import check_positive
+    from fleece.solver.ulvtafl.certificate import bare, write_certificate
+    from fleece.solver.ulvtafl.fortress import find_fortress
+
+    if request.side not in SIDES:
+        raise FleeceError(f"'{request.side}' is not sheep or wolves", field="side")
+    check_positive("--seconds", request.seconds)
+    state = state_of(request)
+    if state.is_terminal():
+        raise FleeceError(f"the game is over: {state.reason}", field="position")
+    if request.certificate is not None and Path(request.certificate).exists() \
+            and not request.force:
+        raise FleeceError(f"{request.certificate}: already exists (--force replaces it)",
+                          field="certificate")
+    deadline = None if request.seconds is None else time.perf_counter() + request.seconds
+    found = find_fortress(state, request.side, safe_only=not request.all_moves,
+                          forward_steps=request.forward_steps,
+                          max_positions=request.max_positions, deadline=deadline,
+                          memory=_memory(request.memory), progress=progress)
+    written = None
+    if found.certificate is not None and request.certificate is not None:
+        written = str(write_certificate(request.certificate, found.certificate,
+                                        overwrite=request.force))
+    return FortressReport(
+        position=position_text(bare(state)), side=request.side, outcome=found.outcome,
+        safe_only=found.safe_only, forward_steps=found.forward_steps,
+        explored=found.explored, holding=found.holding,
+        strategy_positions=None if found.certificate is None else len(
+            found.certificate.strategy),
+        checked_positions=found.checked, certificate_file=written,
+        seconds=round(found.seconds, 3))
 
 
 # ---- saved searches ------------------------------------------------------------------------

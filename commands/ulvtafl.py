@@ -530,7 +530,8 @@ def certificate_check(
     json: Json = False,
 ) -> int:
     """Re-check certificates with the reference rules model alone: every reply of the
-    loser is answered, every line ends in the winner's win, no line repeats a position."""
+    loser is answered, every line ends in the winner's win, no line repeats a position
+    (a no-loss certificate: no line reaches the other side's win)."""
     report = api.check_certificates(api.CertificateCheckRequest(file=file, lines=lines,
                                                                 seed=seed))
     if json:
@@ -538,14 +539,96 @@ def certificate_check(
         return EXIT_OK
     for c in report.certificates:
         if c["complete"]:
-            echo(f"{c['root']}: the {c['winner']} win - certificate of "
+            echo(f"{c['root']}: {c['what']} - certificate of "
                  f"{c['strategy_positions']:,} positions checked whole "
                  f"({c['proof_positions']:,} positions walked)")
         else:
-            echo(f"{c['root']}: the {c['winner']} win - {c['lines']:,} random lines checked "
+            echo(f"{c['root']}: {c['what']} - {c['lines']:,} random lines checked "
                  f"({c['plies']:,} plies) of a certificate of {c['strategy_positions']:,} "
                  "positions")
     return EXIT_OK
+
+
+@app.command()
+def fortress(
+    side: Annotated[Side, typer.Option(
+        **choice(Side), help="the side that is to never lose")] = Side.SHEEP,
+    setup: SetupOpt = None, position: PositionOpt = None, wolf: WolfOpt = None,
+    orthogonal: Orthogonal = False, wolf_diagonal_captures_only: WolfDiag = False,
+    sheep_orthogonal: SheepOrth = False, no_repetition_draw: NoRepetition = False,
+    forward_steps: Annotated[int | None, typer.Option(
+        parser=int_in(0, 200), metavar="N", show_default=False,
+        help="the sheep (as the side) take at most N forward steps in all (default 2)")] = 2,
+    unbounded: Annotated[bool, typer.Option(
+        "--unbounded", help="no bound on the sheep's forward steps")] = False,
+    all_moves: Annotated[bool, typer.Option(
+        "--all-moves", help="the sheep (as the side) may also play moves a wolf can "
+                            "capture after (default: safe moves only)")] = False,
+    max_positions: Annotated[int, typer.Option(
+        parser=int_in(1, 100_000_000), metavar="N",
+        help="explore at most this many positions")] = 1_000_000,
+    seconds: Annotated[float | None, typer.Option(
+        parser=seconds_in(), metavar="SECONDS", show_default=False,
+        help="stop after this many seconds")] = None,
+    memory: Memory = None,
+    certificate: Annotated[str | None, typer.Option(
+        metavar="FILE", show_default=False,
+        help="write the no-loss certificate here when found (.gz: compressed)")] = None,
+    force: Annotated[bool, typer.Option("--force", help="replace a certificate file")] = False,
+    json: Json = False,
+) -> int:
+    """Find a strategy with which a side never loses (a fortress), so that the other side
+    cannot force a won end (U7): the value is that side's win or a draw. The other side
+    plays every move; the sheep as the side are kept to safe moves and a few forward
+    steps, so a fortress found holds in the game, and none found proves nothing (unless
+    --all-moves --unbounded). A fortress is re-checked by the reference rules before it
+    is reported (exit status 1 when none is found)."""
+    request = api.FortressRequest(
+        side=side.value, forward_steps=None if unbounded else forward_steps,
+        all_moves=all_moves, max_positions=max_positions, seconds=seconds, memory=memory,
+        certificate=certificate, force=force, **_position(
+            setup, position, wolf, orthogonal, wolf_diagonal_captures_only,
+            sheep_orthogonal, no_repetition_draw))
+    bar, _ = _progress()
+    if bar is not None:
+        task = bar.add_task("fortress")
+        with bar:
+            report = api.fortress(request, lambda n: bar.update(
+                task, description=f"fortress: {n:,} positions explored"))
+    else:
+        report = api.fortress(request)
+    found = report.outcome == "found"
+    if json:
+        print_json(report)
+        return finish(found)
+    other = "wolves" if report.side == "sheep" else "sheep"
+    echo(f"position: {report.position}")
+    steps = report.forward_steps
+    moves = ("every move" if not report.safe_only else "safe moves only") + (
+        "" if steps is None else
+        f", at most {steps} forward step{'' if steps == 1 else 's'} in all")
+    echo(f"search: the {report.side} on {moves}" if report.side == "sheep" else
+         "search: both sides on every move")
+    exact = not report.safe_only and report.forward_steps is None
+    words = {
+        "found": f"FOUND: the {report.side} never lose; the {other} cannot force a win (U7)",
+        "none": f"none: the {other} can force a win" if exact else (
+            f"none: on these moves the {report.side} cannot hold, the {other} drive them "
+            f"out of the positions explored; with other moves the {report.side} may still "
+            "hold (nothing is claimed)"),
+        "too-large": "open: more positions than --max-positions; nothing is claimed",
+        "stopped": "open: the time ran out; nothing is claimed"}
+    echo(words[report.outcome])
+    echo(f"work: {report.explored:,} positions explored in {report.seconds:,.1f} s, "
+         f"{report.holding:,} of them held")
+    if report.strategy_positions is not None:
+        whose = "the sheep's" if report.side == "sheep" else "the wolves'"
+        echo(f"certificate: {whose} move in {report.strategy_positions:,} "
+             f"positions, re-checked by the reference rules ({report.checked_positions:,} "
+             "positions walked)")
+    if report.certificate_file is not None:
+        echo(f"certificate written to {report.certificate_file}")
+    return finish(found)
 
 
 checkpoints = new_app("Saved proof searches (prove --checkpoint): show where one stands.")

@@ -206,7 +206,11 @@ def test_update_twenty_puts_a_new_20_sheep_search_in_place_of_the_old(tmp_path: 
     assert row["history"][-1]["nodes"] == row["nodes"]
     text = bench.render(out)
     assert "Run again on its own by `python upd`, " in text
-    assert f"| 20 sheep | {row['value']} | {row['nodes']:,} |" in text
+    assert f"| 20 sheep | {row['value']}: the wolves cannot win | {row['nodes']:,} |" in text
+    bound = row["no_loss"]  # an unknown start gets the fortress search's bound
+    assert (bound["outcome"], bound["certificate"]) == ("found", "start-20-no-loss.cert.json.gz")
+    assert (tmp_path / bound["certificate"]).is_file()
+    assert f"gives the sheep's move in {bound['strategy_positions']:,} positions" in text
     last = row["history"][-1]
     assert (f"1 of 1 points: {last['seconds']:,.0f} s, {last['nodes']:,}: "
             f"{last['proof_number']}/{last['disproof_number']}") in text

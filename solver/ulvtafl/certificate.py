@@ -1,15 +1,24 @@
 """Proof certificates of Ulvtafl values, checked with the reference model alone.
 
-A certificate is a strategy for the winner: position text (the winner to move) -> the move
-to play there. It proves "the winner can force a won end" (U7) when, from the root, every
-line in which the winner plays the strategy and the other side plays anything ends in the
-winner's win and never repeats a position. These checks use fleece.rules.ulvtafl only (no
-solver code), so a proof found by the compiled engine is confirmed independently.
+A certificate is a strategy for one side: position text (that side to move) -> the move to
+play there. It claims one of two things:
+
+- "win": the side forces a won end (U7). It holds when, from the root, every line in which
+  the side plays the strategy and the other side plays anything ends in the side's win and
+  never repeats a position.
+- "no-loss": the other side cannot force a won end, so the value is the side's win or a
+  draw. It holds when the strategy is closed: every line from the root in which the side
+  plays it stays inside it and never reaches a won end of the other side. Lines may repeat
+  a position (a draw, U7) or never end. A draw needs one such certificate for each side.
+
+These checks use fleece.rules.ulvtafl only (no solver code), so a strategy found by the
+compiled engine or by the fortress search is confirmed independently.
 
 Files: a gzip (or plain) JSON object {"format": "fleece-ulvtafl-certificate", "root":
-position text, "winner": "sheep"|"wolves", "certificate": {position: move}}; a report JSON
-with setups[].certificate (inline, or the name of such a file beside the report) is read
-as well.
+position text, "winner": "sheep"|"wolves", "certificate": {position: move}}, with "claim":
+"no-loss" for that claim ("winner" then names the side whose strategy it is); a report JSON
+with setups[].certificate or setups[].no_loss.certificate (inline, or the name of such a
+file beside the report) is read as well.
 """
 
 from __future__ import annotations
@@ -29,6 +38,9 @@ from fleece.rules.ulvtafl.game import SIDE_NAMES, UlvState
 from fleece.rules.ulvtafl.notation import parse_move, parse_position, position_text
 
 FORMAT = "fleece-ulvtafl-certificate"
+WIN = "win"
+NO_LOSS = "no-loss"
+CLAIMS = (WIN, NO_LOSS)
 
 
 class CertificateError(FleeceError, ValueError):
@@ -63,6 +75,36 @@ def check_certificate(root: UlvState, winner: str, strategy: dict[str, str]) -> 
     unfinished positions of the proof (either side to move); CertificateError (a
     ValueError) saying what is wrong and where otherwise."""
     return len(_walk(root, winner, strategy, None))
+
+
+def check_no_loss(root: UlvState, side: str, strategy: dict[str, str]) -> int:
+    """Verify a no-loss certificate with the reference model only: from `root`, `side`
+    plays the strategy's move in each of its positions and every move of the other side is
+    followed; no line may reach a won end of the other side, and the strategy must have a
+    legal move in every position of `side` that a line reaches. Repeated positions end a
+    line (a draw, U7). Returns the number of distinct unfinished positions walked;
+    CertificateError (a ValueError) saying what is wrong and where otherwise."""
+    if side not in SIDE_NAMES:
+        raise CertificateError(f"side must be 'sheep' or 'wolves', not {side!r}")
+    me = SIDE_NAMES.index(side)
+    other = SIDE_NAMES[1 - me]
+    seen: set[int] = set()
+    stack = [bare(root)]
+    while stack:
+        state = stack.pop()
+        if state.is_terminal():
+            if state.result == other:
+                raise CertificateError(f"{position_text(state)}: the line ends in a {other} "
+                                       f"win ({state.reason})")
+            continue
+        if state.key in seen:
+            continue
+        seen.add(state.key)
+        if state.to_move == me:
+            stack.append(_strategy_move(state, strategy))
+        else:
+            stack.extend(bare(state.play(m)) for m in state.legal_moves())
+    return len(seen)
 
 
 def proof_order(root: UlvState, winner: str,
@@ -144,6 +186,10 @@ def read_seeds(path: str, before: Callable[[Certificate], None] | None = None) -
         if known is None or known[0] != stamp:
             seeds = []
             for cert in read_certificates(path):
+                if cert.claim != WIN:
+                    raise CertificateError(f"{path}: a certificate that the {cert.winner} "
+                                           "never lose proves no win: it cannot seed a "
+                                           "search")
                 if before is not None:
                     before(cert)
                 seeds.append((cert, proof_order(cert.root, cert.winner, cert.strategy)))
@@ -167,6 +213,31 @@ def proof_positions(root: UlvState, winner: str, strategy: dict[str, str]) -> in
     """The number of unfinished positions of a certificate's proof (what `proof size`
     counts): the positions check_certificate visits."""
     return check_certificate(root, winner, strategy)
+
+
+def sample_no_loss(root: UlvState, side: str, strategy: dict[str, str], lines: int,
+                   seed: int = 0, max_plies: int = 2000) -> int:
+    """Check `lines` random lines of a no-loss certificate with the reference model: `side`
+    plays the strategy, the other side a random legal move, until the game ends, a
+    position repeats (a draw, U7) or `max_plies` pass; no line may end in the other side's
+    win. Returns the number of plies checked (CertificateError otherwise)."""
+    rng = random.Random(seed)
+    me = SIDE_NAMES.index(side)
+    plies = 0
+    for _ in range(lines):
+        state = bare(root)
+        seen: set[int] = set()
+        while not state.is_terminal() and state.key not in seen and len(seen) < max_plies:
+            seen.add(state.key)
+            if state.to_move == me:
+                state = _strategy_move(state, strategy)
+            else:
+                state = bare(state.play(rng.choice(list(state.legal_moves()))))
+            plies += 1
+        if state.is_terminal() and state.result != side:
+            raise CertificateError(f"{position_text(state)}: the line ends in a "
+                                   f"{state.result} win ({state.reason})")
+    return plies
 
 
 def sample_check(root: UlvState, winner: str, strategy: dict[str, str], lines: int,
@@ -243,21 +314,35 @@ def longest_line(root: UlvState, winner: str,
 
 @dataclass(frozen=True)
 class Certificate:
-    """A certificate with what it claims: `winner` forces a won end from `root`."""
+    """A certificate with what it claims: `winner` forces a won end from `root` (claim
+    "win"), or `winner`'s strategy never lets the other side force one (claim "no-loss")."""
 
     root: UlvState
     winner: str
     strategy: dict[str, str]
+    claim: str = WIN
 
     def to_json(self) -> dict[str, Any]:
-        """The file's JSON object."""
-        return {"format": FORMAT, "root": position_text(bare(self.root)),
-                "winner": self.winner, "positions": len(self.strategy),
+        """The file's JSON object ("claim" only when it is not a win, so win files keep
+        their shape)."""
+        head: dict[str, Any] = {"format": FORMAT, "root": position_text(bare(self.root)),
+                                "winner": self.winner}
+        if self.claim != WIN:
+            head["claim"] = self.claim
+        return {**head, "positions": len(self.strategy),
                 "certificate": dict(sorted(self.strategy.items()))}
 
     def check(self) -> int:
-        """check_certificate on what the certificate claims."""
+        """check_certificate or check_no_loss, on what the certificate claims."""
+        if self.claim == NO_LOSS:
+            return check_no_loss(self.root, self.winner, self.strategy)
         return check_certificate(self.root, self.winner, self.strategy)
+
+    def what(self) -> str:
+        """The claim in words: 'the sheep win' or 'the sheep never lose'."""
+        if self.claim == NO_LOSS:
+            return f"the {self.winner} never lose"
+        return f"the {self.winner} win"
 
 
 def write_certificate(path: str | Path, cert: Certificate, overwrite: bool = False) -> Path:
@@ -324,14 +409,21 @@ def read_certificates(path: str | Path) -> list[Certificate]:
         variants = data.get("variants")
         limits = variants.get("limits") if isinstance(variants, dict) else None
         for row in data["setups"] + (limits if isinstance(limits, list) else []):
-            cert = row.get("certificate") if isinstance(row, dict) else None
-            if cert is None:
+            if not isinstance(row, dict):
                 continue
-            if isinstance(cert, str):
-                out.extend(read_certificates(source.parent / cert))
-                continue
-            out.append(_from_object({"root": row.get("position"), "winner": row.get("value"),
-                                     "certificate": cert}, f"{source} setup {row.get('setup')}"))
+            bound = row.get("no_loss")
+            for cert, winner, claim in (
+                    (row.get("certificate"), row.get("value"), WIN),
+                    (bound.get("certificate") if isinstance(bound, dict) else None,
+                     bound.get("side") if isinstance(bound, dict) else None, NO_LOSS)):
+                if cert is None:
+                    continue
+                if isinstance(cert, str):
+                    out.extend(read_certificates(source.parent / cert))
+                    continue
+                out.append(_from_object({"root": row.get("position"), "winner": winner,
+                                         "claim": claim, "certificate": cert},
+                                        f"{source} setup {row.get('setup')}"))
         return out
     raise CertificateError(f"{source}: neither a certificate file nor a report with "
                            "certificates")
@@ -345,11 +437,14 @@ def _from_object(data: dict[str, Any], where: str) -> Certificate:
     winner = data.get("winner")
     if winner not in SIDE_NAMES:
         raise CertificateError(f"{where}: 'winner' must be 'sheep' or 'wolves'")
+    claim = data.get("claim", WIN)
+    if claim not in CLAIMS:
+        raise CertificateError(f"{where}: 'claim' must be 'win' or 'no-loss', not {claim!r}")
     try:
         root = parse_position(str(data.get("root")))
     except ParseError as exc:
         raise CertificateError(f"{where}: root: {exc}") from None
-    return Certificate(root, str(winner), strategy)
+    return Certificate(root, str(winner), strategy, str(claim))
 
 
 def check_file(path: str | Path, lines: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
@@ -358,14 +453,13 @@ def check_file(path: str | Path, lines: int | None = None, seed: int = 0) -> lis
     first fault."""
     out = []
     for cert in read_certificates(path):
+        head = {"root": position_text(bare(cert.root)), "winner": cert.winner,
+                "claim": cert.claim, "what": cert.what(),
+                "strategy_positions": len(cert.strategy)}
         if lines is None:
-            checked = cert.check()
-            out.append({"root": position_text(bare(cert.root)), "winner": cert.winner,
-                        "strategy_positions": len(cert.strategy),
-                        "proof_positions": checked, "complete": True})
+            out.append({**head, "proof_positions": cert.check(), "complete": True})
         else:
-            plies = sample_check(cert.root, cert.winner, cert.strategy, lines, seed)
-            out.append({"root": position_text(bare(cert.root)), "winner": cert.winner,
-                        "strategy_positions": len(cert.strategy), "lines": lines,
-                        "plies": plies, "complete": False})
+            sample = sample_no_loss if cert.claim == NO_LOSS else sample_check
+            plies = sample(cert.root, cert.winner, cert.strategy, lines, seed)
+            out.append({**head, "lines": lines, "plies": plies, "complete": False})
     return out
