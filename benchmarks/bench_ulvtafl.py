@@ -420,6 +420,43 @@ def certificate_beside(base: Path, row: dict[str, Any]) -> None:
         row["certificate"] = name
 
 
+NO_LOSS_STEPS = 2  # forward steps the sheep's fortress in the 20-sheep start takes
+
+
+def no_loss(base: Path, row: dict[str, Any], command: str) -> None:
+    """For a start the report leaves unknown: the fortress search's bound (a strategy with
+    which the sheep never lose, so the wolves cannot force a win), its no-loss certificate
+    written beside the report PATH (PATH-<setup>-no-loss.cert.json.gz) and named in the
+    row's `no_loss`, with what the reference rules walked checking it."""
+    from fleece.solver.ulvtafl.fortress import find_fortress
+
+    state = parse_position(row["position"])
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    found = find_fortress(state, "sheep", forward_steps=NO_LOSS_STEPS)
+    if found.certificate is None:
+        row["no_loss"] = {"side": "sheep", "outcome": found.outcome,
+                          "explored": found.explored, "forward_steps": NO_LOSS_STEPS}
+        return
+    name = f"{base.name}-{row['setup']}-no-loss.cert.json.gz"
+    write_certificate(base.parent / name, found.certificate, overwrite=True)
+    row["no_loss"] = {"side": "sheep", "outcome": found.outcome, "certificate": name,
+                      "strategy_positions": len(found.certificate.strategy),
+                      "checked_positions": found.checked, "explored": found.explored,
+                      "holding": found.holding, "forward_steps": NO_LOSS_STEPS,
+                      "safe_only": True, "seconds": round(found.seconds, 1),
+                      "command": command, "started": started}
+
+
+def update_no_loss(base: Path, command: str) -> dict[str, Any]:
+    """Add the fortress search's bound to every start of the report PATH.json that is
+    unknown (see no_loss); the updated report."""
+    data: dict[str, Any] = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
+    for row in data["setups"]:
+        if row["value"] == "unknown":
+            no_loss(base, row, command)
+    return data
+
+
 def update_twenty(base: Path, seconds: float, memory: str, checkpoint: str | None,
                   resume: bool, command: str) -> dict[str, Any]:
     """Run the 20-sheep search of the report PATH.json again (or resume its checkpoint) and
@@ -431,6 +468,8 @@ def update_twenty(base: Path, seconds: float, memory: str, checkpoint: str | Non
     row = twenty(seconds, memory, checkpoint, resume)
     row.update(command=command, started=started, wall=round(time.perf_counter() - t0, 1))
     certificate_beside(base, row)
+    if row["value"] == "unknown":
+        no_loss(base, row, command)
     rows = [r for r in data["setups"] if r["setup"] != 20] + [row]
     data["setups"] = sorted(rows, key=lambda r: int(r["setup"]))
     return data
@@ -488,7 +527,10 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
             "| setup | value | nodes | nodes/s | time | proof size | strategy positions | "
             "won within |", "|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        out.append(f"| {r['setup']} sheep | {r['value']} | {r['nodes']:,} | "
+        value = r["value"]
+        if r.get("no_loss", {}).get("outcome") == "found":
+            value += ": the wolves cannot win"
+        out.append(f"| {r['setup']} sheep | {value} | {r['nodes']:,} | "
                    f"{r['nodes_per_second']:,} | {r['seconds']} s | "
                    f"{_dash(r.get('proof_size'))} | {_dash(r.get('strategy_positions'))} | "
                    f"{_dash(r.get('plies_within'))} plies |")
@@ -502,6 +544,26 @@ def markdown(command: str, spd: dict[str, Any] | None, rows: list[dict[str, Any]
             out.append(f"Run again on its own by `{public_command(r['command'])}`, "
                        f"{r['started']}, {r['wall'] / 60:.0f} min wall.")
         out.append(f"Search: {json.dumps(r['search'])}.")
+        bound = r.get("no_loss")
+        if bound and bound["outcome"] == "found":
+            out.append(
+                f"- what is proved: the sheep never lose, so the wolves cannot force a win "
+                f"(U7) and the value is the sheep's win or a draw. The no-loss certificate "
+                f"`reports/{bound['certificate']}` gives the sheep's move in "
+                f"{bound['strategy_positions']:,} positions: safe moves only (no wolf can "
+                f"ever capture) and at most {bound['forward_steps']} forward steps in all, "
+                f"after which the sheep shuffle sideways behind a closed front. The "
+                f"reference rules check it whole ({bound['checked_positions']:,} positions "
+                f"walked, every wolf move followed, repetitions allowed). Found by "
+                f"`fleece ulvtafl fortress --setup {r['setup']} --forward-steps "
+                f"{bound['forward_steps']}` ({bound['explored']:,} positions explored, "
+                f"{bound['seconds']} s; `{public_command(bound['command'])}` wrote it here, "
+                f"{bound['started']}). A draw would need the wolves' own no-loss strategy "
+                "as well; a sheep win, a win certificate.")
+        elif bound:
+            out.append(f"- the fortress search found no no-loss strategy for the sheep "
+                       f"({bound['outcome']}, {bound['explored']:,} positions explored): "
+                       "nothing is claimed")
         if r.get("longest_line"):
             out.append(f"- the wolves' longest defence against the sheep's certificate "
                        f"({r['plies_within']} plies): {' '.join(r['longest_line'])}")
@@ -701,6 +763,10 @@ def main() -> None:
     ap.add_argument("--tree-workers", type=int, default=2, help="threads of each proof tree")
     ap.add_argument("--tree-folder", help="save each variant's tree under this folder and "
                     "resume it from there")
+    ap.add_argument("--no-loss", action="store_true",
+                    help="with --report: add the fortress search's bound (the sheep never "
+                         "lose, a no-loss certificate beside the report) to every start "
+                         "PATH.json leaves unknown")
     ap.add_argument("--update-twenty", action="store_true",
                     help="with --report: run the 20-sheep search again (--twenty-seconds, "
                          "--twenty-memory, --twenty-checkpoint, --resume) and put it in "
@@ -713,6 +779,14 @@ def main() -> None:
         base = Path(args.report)
         data = update_twenty(base, args.twenty_seconds, args.twenty_memory,
                              args.twenty_checkpoint, args.resume, command)
+        atomic_write(base.with_suffix(".json"), json.dumps(data, indent=1) + "\n",
+                     overwrite=True)
+        atomic_write(base.with_suffix(".md"), render(data) + "\n", overwrite=True)
+        print(f"report: {base.with_suffix('.md')} (+ .json)")
+        return
+    if args.no_loss and args.report:
+        base = Path(args.report)
+        data = update_no_loss(base, command)
         atomic_write(base.with_suffix(".json"), json.dumps(data, indent=1) + "\n",
                      overwrite=True)
         atomic_write(base.with_suffix(".md"), render(data) + "\n", overwrite=True)
@@ -762,6 +836,8 @@ def main() -> None:
         base = Path(args.report)
         for r in rows:
             certificate_beside(base, r)
+            if r["value"] == "unknown":
+                no_loss(base, r, command)
         data = {"command": command, "started": started, "seconds": round(seconds, 1),
                 "speed": spd, "setups": rows, "variants": var}
         atomic_write(base.with_suffix(".json"), json.dumps(data, indent=1) + "\n",
