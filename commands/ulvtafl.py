@@ -368,6 +368,17 @@ def _failure(side: str, safe_only: bool, forward_only: bool, focus: int,
     return words + "; nothing is claimed about the game"
 
 
+def _certificate_lines(side: str, positions: int | None, walked: int | None,
+                       file: str | None) -> None:
+    """What a certificate holds and where it went (prove, fortress)."""
+    if positions is not None and walked is not None:
+        whose = "the sheep's" if side == "sheep" else "the wolves'"
+        echo(f"certificate: {whose} move in {positions:,} positions, re-checked by the "
+             f"reference rules ({walked:,} positions walked)")
+    if file is not None:
+        echo(f"certificate written to {file}")
+
+
 @app.command()
 def prove(
     side: Annotated[Side, typer.Option(**choice(Side),
@@ -502,13 +513,8 @@ def prove(
             report.table_fill is not None and report.table_fill >= FULL_TABLE:
         echo("the table is full: a proof search on a table too small for it may never "
              "finish (README: how much memory a proof needs); give it more --memory")
-    if report.certificate_positions is not None:
-        whose = "the sheep's" if report.side == "sheep" else "the wolves'"
-        echo(f"certificate: {whose} move in {report.certificate_positions:,} "
-             f"positions, re-checked by the reference rules ({report.proof_positions:,} "
-             "positions walked)")
-    if report.certificate_file is not None:
-        echo(f"certificate written to {report.certificate_file}")
+    _certificate_lines(report.side, report.certificate_positions, report.proof_positions,
+                       report.certificate_file)
     if report.checkpoint is not None:
         echo(f"checkpoint: {report.checkpoint} (--resume to continue)")
     return finish(report.outcome in ("proved", "disproved"))
@@ -621,13 +627,8 @@ def fortress(
     echo(words[report.outcome])
     echo(f"work: {report.explored:,} positions explored in {report.seconds:,.1f} s, "
          f"{report.holding:,} of them held")
-    if report.strategy_positions is not None:
-        whose = "the sheep's" if report.side == "sheep" else "the wolves'"
-        echo(f"certificate: {whose} move in {report.strategy_positions:,} "
-             f"positions, re-checked by the reference rules ({report.checked_positions:,} "
-             "positions walked)")
-    if report.certificate_file is not None:
-        echo(f"certificate written to {report.certificate_file}")
+    _certificate_lines(report.side, report.strategy_positions, report.checked_positions,
+                       report.certificate_file)
     return finish(found)
 
 

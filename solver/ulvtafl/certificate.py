@@ -215,6 +215,28 @@ def proof_positions(root: UlvState, winner: str, strategy: dict[str, str]) -> in
     return check_certificate(root, winner, strategy)
 
 
+def _random_line(root: UlvState, me: int, strategy: dict[str, str], rng: random.Random,
+                 max_plies: int) -> tuple[UlvState, int, str]:
+    """One random line: side `me` plays the strategy, the other side a random legal move,
+    until the game ends ("ended"), a position repeats ("repeated") or `max_plies` positions
+    pass ("long"). The last state, the plies played and why the line stopped."""
+    state = bare(root)
+    seen: set[int] = set()
+    plies = 0
+    while not state.is_terminal():
+        if state.key in seen:
+            return state, plies, "repeated"
+        if len(seen) >= max_plies:
+            return state, plies, "long"
+        seen.add(state.key)
+        if state.to_move == me:
+            state = _strategy_move(state, strategy)
+        else:
+            state = bare(state.play(rng.choice(list(state.legal_moves()))))
+        plies += 1
+    return state, plies, "ended"
+
+
 def sample_no_loss(root: UlvState, side: str, strategy: dict[str, str], lines: int,
                    seed: int = 0, max_plies: int = 2000) -> int:
     """Check `lines` random lines of a no-loss certificate with the reference model: `side`
@@ -222,18 +244,10 @@ def sample_no_loss(root: UlvState, side: str, strategy: dict[str, str], lines: i
     position repeats (a draw, U7) or `max_plies` pass; no line may end in the other side's
     win. Returns the number of plies checked (CertificateError otherwise)."""
     rng = random.Random(seed)
-    me = SIDE_NAMES.index(side)
     plies = 0
     for _ in range(lines):
-        state = bare(root)
-        seen: set[int] = set()
-        while not state.is_terminal() and state.key not in seen and len(seen) < max_plies:
-            seen.add(state.key)
-            if state.to_move == me:
-                state = _strategy_move(state, strategy)
-            else:
-                state = bare(state.play(rng.choice(list(state.legal_moves()))))
-            plies += 1
+        state, n, _ = _random_line(root, SIDE_NAMES.index(side), strategy, rng, max_plies)
+        plies += n
         if state.is_terminal() and state.result != side:
             raise CertificateError(f"{position_text(state)}: the line ends in a "
                                    f"{state.result} win ({state.reason})")
@@ -247,24 +261,16 @@ def sample_check(root: UlvState, winner: str, strategy: dict[str, str], lines: i
     winner's win without repeating a position. For certificates too large to check
     whole in a test; returns the number of plies checked (CertificateError otherwise)."""
     rng = random.Random(seed)
-    side = SIDE_NAMES.index(winner)
     plies = 0
     for _ in range(lines):
-        state = bare(root)
-        seen: set[int] = set()
-        while not state.is_terminal():
-            if state.key in seen:
-                raise CertificateError(f"{position_text(state)}: the strategy repeats a "
-                                       "position (no forced win, U7)")
-            seen.add(state.key)
-            if len(seen) > max_plies:
-                raise CertificateError("a line of the strategy does not end")
-            if state.to_move == side:
-                state = _strategy_move(state, strategy)
-            else:
-                moves = list(state.legal_moves())
-                state = bare(state.play(rng.choice(moves)))
-            plies += 1
+        state, n, why = _random_line(root, SIDE_NAMES.index(winner), strategy, rng,
+                                     max_plies + 1)
+        plies += n
+        if why == "repeated":
+            raise CertificateError(f"{position_text(state)}: the strategy repeats a "
+                                   "position (no forced win, U7)")
+        if why == "long":
+            raise CertificateError("a line of the strategy does not end")
         if state.result != winner:
             raise CertificateError(f"{position_text(state)}: the line ends {state.result}, "
                                    f"not a {winner} win")
