@@ -631,6 +631,36 @@ def test_ulvtafl_solve_api_is_the_cli_json(client: TestClient) -> None:
     assert list(json.loads(r.text)) == list(json.loads(expected))
 
 
+def test_ulvtafl_fortress_api_is_the_cli_json(client: TestClient) -> None:
+    """The 20-sheep start: the sheep never lose (found, with what the rules walked); the
+    answer is the command's with the app's caps (200,000 positions, 40% of the 60 s
+    budget) but for the seconds it took."""
+    r = client.post("/api/ulvtafl/fortress", json={"setup": 20})
+    assert r.status_code == 200
+    data = r.json()
+    assert (data["outcome"], data["strategy_positions"], data["checked_positions"]) == (
+        "found", 4_839, 7_743)
+    expected = cli_stdout(["ulvtafl", "fortress", "--setup", "20", "--max-positions",
+                           "200000", "--seconds", "24", "--json"])
+    assert _untimed(r.text) == _untimed(expected)
+    assert list(json.loads(r.text)) == list(json.loads(expected))
+    none = client.post("/api/ulvtafl/fortress", json={"forward_steps": 1})
+    assert none.status_code == 200 and none.json()["outcome"] == "none"
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ({"max_positions": 0}, "max_positions: "),
+    ({"max_positions": 10**7}, "max_positions: "),
+    ({"forward_steps": -1}, "forward_steps: "),
+    ({"side": "geese"}, "side: "),
+    ({"position": "W.W/... w"}, "position, column 1: a board has 7 ranks"),
+])
+def test_ulvtafl_fortress_bad_input_is_400_naming_the_field(client: TestClient,
+                                                             body: dict[str, Any],
+                                                             message: str) -> None:
+    assert api_error(client, "/api/ulvtafl/fortress", body).startswith(message)
+
+
 def test_ulvtafl_pages(client: TestClient) -> None:
     """The board as SVG with all 33 points, the legal moves for the script, a move by form,
     the solver's reply, and a solve with the best move drawn as an arrow."""
@@ -1138,6 +1168,7 @@ TESTED_ROUTES = {
     ("POST", "/api/ulvtafl/board"): "test_ulvtafl_board_api_is_the_cli_json",
     ("POST", "/api/ulvtafl/move"): "test_ulvtafl_move_api_*, test_ulvtafl_bad_move_*",
     ("POST", "/api/ulvtafl/solve"): "test_ulvtafl_solve_api_*, test_ulvtafl_solve_bad_*",
+    ("POST", "/api/ulvtafl/fortress"): "test_ulvtafl_fortress_api_*, test_ulvtafl_fortress_bad_*",
     ("GET", "/ulvtafl/puzzles/{grade}/{number}"): "test_ulvtafl_puzzle_page_*",
     ("POST", "/ulvtafl/puzzles/{grade}/{number}"): "test_ulvtafl_puzzle_page_*",
     ("GET", "/api/ulvtafl/puzzles"): "test_ulvtafl_puzzle_list_and_twins",

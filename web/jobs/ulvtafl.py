@@ -1,6 +1,6 @@
 """Ulvtafl's jobs: a position (`fleece ulvtafl board`), a move and the solver's reply, a solve
-with its best move drawn as an arrow, and a puzzle played on the board (fleece.api.ulvtafl);
-each with the board's geometry for the page's SVG."""
+with its best move drawn as an arrow, and a puzzle played on the board (fleece.api.ulvtafl),
+each with the board's geometry for the page's SVG; and a fortress search (JSON only)."""
 
 from __future__ import annotations
 
@@ -44,6 +44,13 @@ def solve(request: Any) -> dict[str, Any]:
                      "nodes": result.nodes, "seconds": f"{result.seconds:.2f}",
                      "stopped": result.stopped, "line": list(result.principal_line[:40])}
     return {"json": result.to_json(), "display": display}
+
+
+def fortress(request: Any) -> dict[str, Any]:
+    """`fleece ulvtafl fortress --json` of a FortressRequest (no picture: the API only)."""
+    from fleece.api import ulvtafl
+
+    return {"json": ulvtafl.fortress(request).to_json()}
 
 
 def puzzle_step(request: Any) -> dict[str, Any]:

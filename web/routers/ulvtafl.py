@@ -2,8 +2,10 @@
 against the solver; "solve this position" draws the best move as an arrow) and its JSON
 twins: `POST /api/ulvtafl/board` (`fleece ulvtafl board --json`), `POST /api/ulvtafl/move`
 (the board JSON of the position after the move and, when asked, the solver's reply) and
-`POST /api/ulvtafl/solve` (`fleece ulvtafl solve --json`). The solver's time is capped below
-the request's budget, so a long search answers "unknown" instead of running out of time."""
+`POST /api/ulvtafl/solve` (`fleece ulvtafl solve --json`), and `POST /api/ulvtafl/fortress`
+(`fleece ulvtafl fortress --json`). The solver's time is capped below the request's budget,
+so a long search answers "unknown" (a fortress search "stopped") instead of running out of
+time."""
 
 from __future__ import annotations
 
@@ -105,7 +107,36 @@ class SolveBody(PositionBody):
                                     retro_limit=self.retro_limit, **self.position_fields())
 
 
+WEB_FORTRESS_POSITIONS = 200_000  # a fortress search's positions here: 80 MB at most
+
+
+class FortressBody(PositionBody):
+    """Search for a strategy with which `side` never loses, as `fleece ulvtafl fortress`
+    does; `seconds` is capped by the request's budget and `max_positions` here."""
+
+    side: Literal["sheep", "wolves"] = Field("sheep", description="the side to never lose")
+    forward_steps: int | None = Field(2, ge=0, le=200, description=(
+        "the sheep (as the side) take at most this many forward steps in all (null: no "
+        "bound)"))
+    all_moves: bool = Field(False, description=(
+        "the sheep (as the side) may also play moves a wolf can capture after"))
+    max_positions: int = Field(WEB_FORTRESS_POSITIONS, ge=1, le=WEB_FORTRESS_POSITIONS,
+                               description="positions to explore at most")
+    seconds: float | None = Field(None, gt=0, le=MAX_SECONDS, description=(
+        "seconds (at most 40% of the request's budget)"))
+
+    def to_request(self, budget: float = 20.0) -> ulvtafl.FortressRequest:
+        """The library's request, the time capped by the request's budget."""
+        cap = budget * SOLVE_SHARE
+        seconds = cap if self.seconds is None else min(self.seconds, cap)
+        return ulvtafl.FortressRequest(side=self.side, forward_steps=self.forward_steps,
+                                       all_moves=self.all_moves,
+                                       max_positions=self.max_positions, seconds=seconds,
+                                       **self.position_fields())
+
+
 BoardOut = report_model(ulvtafl.BoardReport, "UlvtaflBoardReport")
+FortressOut = report_model(ulvtafl.FortressReport, "UlvtaflFortressReport")
 SolveOut = report_model(ulvtafl.SolveReport, "UlvtaflSolveReport")
 
 
@@ -135,6 +166,19 @@ async def solve(site: SiteDep,
     a best move, the distance and the principal line: what `fleece ulvtafl solve --json`
     prints (its `timeout` capped by the request's budget)."""
     return await site.api_job(jobs.solve, body.to_request(site.budget))
+
+
+@api.post("/fortress", response_model=FortressOut, openapi_extra=body_schema(FortressBody),
+          summary="Can a side never lose? (a fortress)")
+async def fortress(site: SiteDep,
+                   body: Annotated[FortressBody, Depends(json_body(FortressBody))]
+                   ) -> Response:
+    """A strategy with which `side` never loses, so that the other side cannot force a
+    win: "found" (re-checked by the reference rules), "none" (with restricted moves this
+    proves nothing), "too-large" or "stopped": what `fleece ulvtafl fortress --json`
+    prints (its `seconds` capped by the request's budget; the certificate stays with the
+    command line)."""
+    return await site.api_job(jobs.fortress, body.to_request(site.budget))
 
 
 def form_defaults(form: dict[str, Any] | None) -> dict[str, Any]:
