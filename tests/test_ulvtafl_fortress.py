@@ -227,3 +227,22 @@ def test_the_fortress_of_the_sheep_is_safe_moves_only() -> None:
         after = state.play(parse_move(move))
         assert state.to_move == SHEEP
         assert not threatened(after.rules, after.sheep, after.wolves), text
+
+
+def test_a_draw_is_proved_by_a_fortress_for_each_side(tmp_path: Path) -> None:
+    """A drawn position (retrograde analysis: neither side can force a win): each side
+    has a fortress, so the two no-loss certificates together prove the draw, and each
+    checks with the rules alone."""
+    drawn = "S../SSS/SSS.SS./....W../......./.../... s"
+    table = retro_solve(parse_position(drawn), 100_000)
+    assert table is not None and table.value(parse_position(drawn))[0] == "draw"
+    for side in SIDE_NAMES:
+        cert = tmp_path / f"{side}.json"
+        run = invoke(["ulvtafl", "fortress", "--position", drawn, "--side", side,
+                      "--all-moves", "--unbounded", "--certificate", str(cert)])
+        assert run.exit_code == 0, run.output
+        assert f"FOUND: the {side} never lose" in run.output
+        assert "search: " + ("the sheep on every move" if side == "sheep" else
+                             "both sides on every move") in run.output
+        (got,) = read_certificates(cert)
+        assert (got.winner, got.claim) == (side, NO_LOSS) and got.check() > 0
