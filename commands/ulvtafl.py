@@ -625,8 +625,8 @@ def fortress(
         "too-large": "open: more positions than --max-positions; nothing is claimed",
         "stopped": "open: the time ran out; nothing is claimed"}
     echo(words[report.outcome])
-    echo(f"work: {report.explored:,} positions explored in {report.seconds:,.1f} s, "
-         f"{report.holding:,} of them held")
+    held = f", {report.holding:,} of them held" if report.outcome in ("found", "none") else ""
+    echo(f"work: {report.explored:,} positions explored in {report.seconds:,.1f} s{held}")
     _certificate_lines(report.side, report.strategy_positions, report.checked_positions,
                        report.certificate_file)
     return finish(found)

@@ -246,3 +246,15 @@ def test_a_draw_is_proved_by_a_fortress_for_each_side(tmp_path: Path) -> None:
                              "both sides on every move") in run.output
         (got,) = read_certificates(cert)
         assert (got.winner, got.claim) == (side, NO_LOSS) and got.check() > 0
+
+
+def test_the_backward_phase_reads_the_clock_too() -> None:
+    """Solving the explored graph stops at the deadline as exploring does."""
+    from fleece.solver.ulvtafl import fortress
+
+    start = initial_state(UlvtaflOptions(setup=20))
+    graph = fortress._explore(start, SHEEP, True, 2, 100_000, None, None)
+    assert graph.size() == 64_206 and not graph.stopped
+    assert graph.solve(SHEEP, deadline=0.0) is None
+    bad = graph.solve(SHEEP)
+    assert bad is not None and len(bad) - sum(bad) == 22_942

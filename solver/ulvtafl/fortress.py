@@ -38,6 +38,7 @@ from fleece.solver.ulvtafl.certificate import NO_LOSS, Certificate, bare, check_
 
 BYTES_PER_POSITION = 400  # what one explored position takes here, with its moves, at most
 DEFAULT_POSITIONS = 1_000_000
+CLOCK_STEP = 1 << 14  # positions between looks at the clock
 RANK_MASKS = tuple(sum(1 << i for i, (_, r) in enumerate(COORDS) if r == rank)
                    for rank in range(1, 8))
 
@@ -102,7 +103,9 @@ def find_fortress(state: UlvState, side: str = "sheep", *, safe_only: bool = Tru
 
     if graph.stopped:
         return result(graph.stopped)
-    bad = graph.solve(me)
+    bad = graph.solve(me, deadline)
+    if bad is None:
+        return result("stopped")
     holding = graph.size() - sum(bad)
     if bad[0]:
         return result("none", holding)
@@ -126,9 +129,15 @@ class _Graph:
         """The number of positions explored."""
         return len(self.sheep)
 
-    def solve(self, me: int) -> bytearray:
+    def solve(self, me: int, deadline: float | None = None) -> bytearray | None:
         """The safety game backwards: 1 for every position from which the other side can
-        force the game to its won end or to one of `me`'s positions with no move left."""
+        force the game to its won end or to one of `me`'s positions with no move left;
+        None when `deadline` passed first (the clock is read every CLOCK_STEP steps)."""
+
+        def late(step: int) -> bool:
+            return step % CLOCK_STEP == 0 and deadline is not None and \
+                time.perf_counter() >= deadline
+
         n = self.size()
         other_won = k.SHEEP_WON if me == k.WOLVES else k.WOLVES_WON
         count = array("q", bytes(8 * (n + 1)))
@@ -140,6 +149,8 @@ class _Graph:
         fill = array("q", pstart[:n])
         pred = array("q", bytes(8 * len(self.succ)))
         for p in range(n):
+            if late(p):
+                return None
             for j in range(self.start[p], self.start[p + 1]):
                 c = self.succ[j]
                 pred[fill[c]] = p
@@ -150,7 +161,11 @@ class _Graph:
             self.status[i] == k.ONGOING and self.mover[i] == me and left[i] == 0)]
         for i in queue:
             bad[i] = 1
+        steps = 0
         while queue:
+            steps += 1
+            if late(steps):
+                return None
             c = queue.pop()
             for j in range(pstart[c], pstart[c + 1]):
                 p = pred[j]
@@ -210,7 +225,7 @@ def _explore(root: UlvState, me: int, safe_only: bool, forward_steps: int | None
     top = None if forward_steps is None else rank_sum(root.sheep) + forward_steps
     i = 0
     while i < len(g.sheep):
-        if i % 1024 == 0:
+        if i % 1024 == 0:  # exploring is slower a position than solving
             if deadline is not None and time.perf_counter() >= deadline:
                 g.stopped = "stopped"
                 return g
