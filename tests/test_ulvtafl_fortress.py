@@ -258,3 +258,23 @@ def test_the_backward_phase_reads_the_clock_too() -> None:
     assert graph.solve(SHEEP, deadline=0.0) is None
     bad = graph.solve(SHEEP)
     assert bad is not None and len(bad) - sum(bad) == 22_942
+
+
+@pytest.mark.parametrize(("words", "explored", "strategy"), [
+    (["orthogonal"], 32_950, 1_806),
+    (["wolf-diagonal-captures-only"], 63_218, 1_294),
+    (["sheep-orthogonal"], 64_062, 6_018),
+    (["wolf-diagonal-captures-only", "sheep-orthogonal"], 31_550, 1_139),
+])
+def test_the_wolves_cannot_win_the_20_sheep_start_under_any_movement_limit(
+        words: list[str], explored: int, strategy: int) -> None:
+    """U1/U6 movement options on the 20-sheep start: a fortress of two forward steps holds
+    under each (the figures the 20-sheep page gives), checked by the rules."""
+    from fleece.rules.ulvtafl.game import rules_from_words
+
+    rules = rules_from_words(words)
+    start = initial_state(UlvtaflOptions(setup=20, rules=rules))
+    found = find_fortress(start, "sheep", forward_steps=2)
+    assert found.outcome == "found" and found.certificate is not None
+    assert (found.explored, len(found.certificate.strategy)) == (explored, strategy)
+    assert found.certificate.root.rules == rules
