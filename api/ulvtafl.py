@@ -501,12 +501,7 @@ def prove(request: ProveRequest,
     if request.seeds and not request.tree and (request.workers > 1 or request.ray):
         raise FleeceError("seeds serve one search or a tree, not a split search",
                           field="seeds")
-    if request.certificate is not None and not request.force:
-        from pathlib import Path
-
-        if Path(request.certificate).exists():
-            raise FleeceError(f"{request.certificate}: already exists (force to replace it)",
-                              field="certificate")
+    _refuse_existing(request.certificate, request.force)
     state = state_of(request)
     attacker = SIDE_NAMES.index(request.side)
     memory = _memory(request.memory)
@@ -577,6 +572,16 @@ def prove(request: ProveRequest,
                        proof_positions=checked, certificate_file=written,
                        proofs_unrecorded=unrecorded, seeded=seeded, units=units,
                        tree=tree)
+
+
+def _refuse_existing(certificate: str | None, force: bool) -> None:
+    """Refuse, before any search, a certificate file that exists unless `force` (prove,
+    fortress): the answer would otherwise be lost after the work."""
+    from pathlib import Path
+
+    if certificate is not None and not force and Path(certificate).exists():
+        raise FleeceError(f"{certificate}: already exists (force to replace it)",
+                          field="certificate")
 
 
 def _refuse_saved(request: ProveRequest, name: str, what: str) -> None:
@@ -722,7 +727,6 @@ def fortress(request: FortressRequest,
     """Run a fortress search within its budgets (solver.ulvtafl.fortress.find_fortress);
     `progress` sees the number of positions explored now and then."""
     import time
-    from pathlib import Path
 
     from fleece.rules.ulvtafl.notation import position_text
     from fleece.solver.ulvtafl.budget import check_positive
@@ -735,10 +739,7 @@ def fortress(request: FortressRequest,
     state = state_of(request)
     if state.is_terminal():
         raise FleeceError(f"the game is over: {state.reason}", field="position")
-    if request.certificate is not None and Path(request.certificate).exists() \
-            and not request.force:
-        raise FleeceError(f"{request.certificate}: already exists (--force replaces it)",
-                          field="certificate")
+    _refuse_existing(request.certificate, request.force)
     deadline = None if request.seconds is None else time.perf_counter() + request.seconds
     found = find_fortress(state, request.side, safe_only=not request.all_moves,
                           forward_steps=request.forward_steps,

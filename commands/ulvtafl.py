@@ -4,6 +4,7 @@ exactly and play against the solver (docs/rules.md section 3; fleece.api.ulvtafl
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -163,8 +164,9 @@ def perft(
     return EXIT_OK
 
 
-def _progress() -> Any:
-    """A transient progress line on standard error when it is a terminal, else None."""
+def _progress(label: str, describe: Callable[[Any], str]) -> Any:
+    """A transient progress line on standard error when it is a terminal (else None,
+    None): the bar, and an update that shows `describe` of what the work reports."""
     if not sys.stderr.isatty():
         return None, None
     from rich.console import Console
@@ -172,16 +174,19 @@ def _progress() -> Any:
 
     bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
                    console=Console(stderr=True), transient=True)
-    task = bar.add_task("solving")
+    task = bar.add_task(label)
 
-    def update(info: dict[str, object]) -> None:
-        bar.update(task, description=(
-            f"solving: {info['nodes']:,} nodes; sheep win {info.get('sheep')} "
-            f"(forward-only {info.get('sheep_forward_only')}, safe-only "
-            f"{info.get('sheep_safe_only')}), "
-            f"wolves win {info.get('wolves')}"))
+    def update(info: Any) -> None:
+        bar.update(task, description=describe(info))
 
     return bar, update
+
+
+def _solving(info: dict[str, object]) -> str:
+    """solve's progress line."""
+    return (f"solving: {info['nodes']:,} nodes; sheep win {info.get('sheep')} "
+            f"(forward-only {info.get('sheep_forward_only')}, safe-only "
+            f"{info.get('sheep_safe_only')}), wolves win {info.get('wolves')}")
 
 
 @app.command()
@@ -218,7 +223,7 @@ def solve(
                                    setup, position, wolf, orthogonal,
                                    wolf_diagonal_captures_only, sheep_orthogonal,
                                    no_repetition_draw))
-    bar, update = _progress()
+    bar, update = _progress("solving", _solving)
     if bar is not None:
         with bar:
             report = api.solve(request, update)
@@ -595,12 +600,10 @@ def fortress(
         certificate=certificate, force=force, **_position(
             setup, position, wolf, orthogonal, wolf_diagonal_captures_only,
             sheep_orthogonal, no_repetition_draw))
-    bar, _ = _progress()
+    bar, update = _progress("fortress", lambda n: f"fortress: {n:,} positions explored")
     if bar is not None:
-        task = bar.add_task("fortress")
         with bar:
-            report = api.fortress(request, lambda n: bar.update(
-                task, description=f"fortress: {n:,} positions explored"))
+            report = api.fortress(request, update)
     else:
         report = api.fortress(request)
     found = report.outcome == "found"

@@ -29,12 +29,14 @@ from typing import Any
 import numpy as np
 
 from fleece.rules.errors import FleeceError
-from fleece.rules.ulvtafl.game import SIDE_NAMES, UlvState, apply_move, generate
+from fleece.rules.ulvtafl.game import SIDE_NAMES, UlvState
 from fleece.rules.ulvtafl.geometry import COORDS
 from fleece.rules.ulvtafl.notation import position_text
 from fleece.solver.ulvtafl import kernels as k
 from fleece.solver.ulvtafl.budget import require, resolve
 from fleece.solver.ulvtafl.certificate import NO_LOSS, Certificate, bare, check_no_loss
+from fleece.solver.ulvtafl.prover import move_to
+from fleece.solver.ulvtafl.search import tables
 
 BYTES_PER_POSITION = 400  # what one explored position takes here, with its moves, at most
 DEFAULT_POSITIONS = 1_000_000
@@ -195,10 +197,9 @@ class _Graph:
             if self.mover[i] == me:
                 c = next(c for c in kids if not bad[c])
                 kids = [c]
-                s, w = self.sheep[i], self.wolves[i]
-                move = next(m for m in generate(rules, s, w, me)
-                            if apply_move(s, w, m) == (self.sheep[c], self.wolves[c]))
-                out[position_text(UlvState.create(rules, s, w, me))] = move.text()
+                state = UlvState.create(rules, self.sheep[i], self.wolves[i], me)
+                out[position_text(state)] = move_to(state, self.sheep[c],
+                                                    self.wolves[c]).text()
             for c in kids:
                 if c not in seen:
                     seen.add(c)
@@ -211,7 +212,7 @@ def _explore(root: UlvState, me: int, safe_only: bool, forward_steps: int | None
              progress: Callable[[int], None] | None) -> _Graph:
     """Breadth-first over the positions reachable with `me` restricted as asked (the
     compiled move generator of the kernels, not the rules model the check uses)."""
-    t = _tables(root)
+    t = tables(root.rules)
     out_s = np.zeros(k.CAP, dtype=np.int64)
     out_w = np.zeros(k.CAP, dtype=np.int64)
     out_irr = np.zeros(k.CAP, dtype=np.int64)
@@ -225,7 +226,7 @@ def _explore(root: UlvState, me: int, safe_only: bool, forward_steps: int | None
     top = None if forward_steps is None else rank_sum(root.sheep) + forward_steps
     i = 0
     while i < len(g.sheep):
-        if i % 1024 == 0:  # exploring is slower a position than solving
+        if i % 1024 == 0:
             if deadline is not None and time.perf_counter() >= deadline:
                 g.stopped = "stopped"
                 return g
@@ -267,10 +268,3 @@ def _threat(t: Any, s: int, w: int, bs: Any, bw: Any, bi: Any, scr: Any) -> bool
     when there are any, each irreversible)."""
     n = int(k.gen(t, s, w, k.WOLVES, bs, bw, bi, scr))
     return n > 0 and bool(bi[0])
-
-
-def _tables(root: UlvState) -> Any:
-    """The kernels' move tables of the root's rules."""
-    from fleece.solver.ulvtafl.search import tables
-
-    return tables(root.rules)
