@@ -418,10 +418,10 @@ def read_certificates(path: str | Path) -> list[Certificate]:
             if not isinstance(row, dict):
                 continue
             bound = row.get("no_loss")
-            for cert, winner, claim in (
-                    (row.get("certificate"), row.get("value"), WIN),
-                    (bound.get("certificate") if isinstance(bound, dict) else None,
-                     bound.get("side") if isinstance(bound, dict) else None, NO_LOSS)):
+            if not isinstance(bound, dict):
+                bound = {}
+            for cert, winner, claim in ((row.get("certificate"), row.get("value"), WIN),
+                                        (bound.get("certificate"), bound.get("side"), NO_LOSS)):
                 if cert is None:
                     continue
                 if isinstance(cert, str):
